@@ -1,0 +1,3 @@
+from pipelint.cli import main
+
+main()

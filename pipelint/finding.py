@@ -1,0 +1,72 @@
+"""What a rule reports: a finding, and the fix it may carry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class Severity(Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class Applicability(Enum):
+    """Who may apply a fix: --fix (safe), --unsafe-fixes (unsafe), nobody (display-only)."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    DISPLAY_ONLY = "display-only"
+
+
+class FixAvailability(Enum):
+    """What a rule promises about fixes, for `pipelint rule --all` and the docs."""
+
+    NEVER = "never"
+    SOMETIMES = "sometimes"
+    ALWAYS = "always"
+
+
+@dataclass(frozen=True, order=True)
+class Edit:
+    """Replace source[start:end] (byte offsets) with content."""
+
+    start: int
+    end: int
+    content: bytes = b""
+
+    @classmethod
+    def insert(cls, at: int, content: bytes) -> "Edit":
+        return cls(at, at, content)
+
+    @classmethod
+    def delete(cls, start: int, end: int) -> "Edit":
+        return cls(start, end, b"")
+
+
+@dataclass(frozen=True)
+class Fix:
+    title: str  # imperative: "Redirect dump.sql into mysql"
+    applicability: Applicability
+    edits: tuple[Edit, ...] = ()
+
+    @property
+    def span(self) -> tuple[int, int]:
+        return (min(e.start for e in self.edits), max(e.end for e in self.edits))
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    start: int  # byte offsets into the source
+    end: int
+    fix: Fix | None = None
+    # Set by the checker when the finding is reported; the rule leaves them alone.
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def with_fix(self, fix: Fix | None) -> "Finding":
+        return Finding(self.code, self.name, self.severity, self.message, self.start, self.end, fix, self.extra)

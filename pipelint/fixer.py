@@ -1,0 +1,121 @@
+"""The one fix applicator: apply, re-parse, repeat; then write once, atomically."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pipelint import syntax
+from pipelint.finding import Applicability, Edit, Finding, Fix
+
+MAX_PASSES = 10
+
+
+@dataclass
+class FixOutcome:
+    source: bytes
+    applied: list[Finding] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied)
+
+
+def applicable(fix: Fix | None, unsafe: bool) -> bool:
+    if fix is None or not fix.edits:
+        return False
+    if fix.applicability is Applicability.SAFE:
+        return True
+    return unsafe and fix.applicability is Applicability.UNSAFE
+
+
+def _non_overlapping(findings: list[Finding]) -> list[Finding]:
+    """Fixes whose spans neither overlap nor touch; the rest wait for the next pass."""
+    chosen: list[Finding] = []
+    last_end = -1
+    for finding in sorted(findings, key=lambda f: f.fix.span):  # type: ignore[union-attr]
+        start, end = finding.fix.span  # type: ignore[union-attr]
+        if start > last_end:
+            chosen.append(finding)
+            last_end = end
+    return chosen
+
+
+def apply_edits(source: bytes, edits: list[Edit]) -> bytes:
+    """Apply non-overlapping byte edits; every byte outside them survives."""
+    pieces = []
+    cursor = 0
+    for edit in sorted(edits):
+        pieces.append(source[cursor : edit.start])
+        pieces.append(edit.content)
+        cursor = edit.end
+    pieces.append(source[cursor:])
+    return b"".join(pieces)
+
+
+def _error_count(source: bytes) -> int:
+    return len(syntax.error_ranges(syntax.parse(source).root_node))
+
+
+def fix_source(source: bytes, lint: Callable[[bytes], list[Finding]], unsafe: bool) -> FixOutcome:
+    """Apply fixes pass by pass until nothing changes (at most MAX_PASSES passes).
+
+    A pass whose result parses worse than its input is retried one fix at a
+    time, keeping only the fixes that parse cleanly: a fix must never turn a
+    working script into a broken one, even when the grammar misled a rule.
+    """
+    outcome = FixOutcome(source)
+    for _ in range(MAX_PASSES):
+        candidates = [f for f in lint(outcome.source) if applicable(f.fix, unsafe)]
+        batch = _non_overlapping(candidates)
+        if not batch:
+            break
+        baseline = _error_count(outcome.source)
+        fixed = apply_edits(outcome.source, [e for f in batch for e in f.fix.edits])  # type: ignore[union-attr]
+        if _error_count(fixed) > baseline:
+            batch, fixed = _apply_one_by_one(outcome.source, batch, baseline)
+            if not batch:
+                break
+        if fixed == outcome.source:
+            break
+        outcome.source = fixed
+        outcome.applied.extend(batch)
+    return outcome
+
+
+def _apply_one_by_one(source: bytes, batch: list[Finding], baseline: int) -> tuple[list[Finding], bytes]:
+    kept: list[Finding] = []
+    # Back to front, so earlier offsets stay valid as later edits land.
+    for finding in sorted(batch, key=lambda f: f.fix.span, reverse=True):  # type: ignore[union-attr]
+        attempt = apply_edits(source, list(finding.fix.edits))  # type: ignore[union-attr]
+        if _error_count(attempt) <= baseline:
+            source = attempt
+            kept.append(finding)
+    return list(reversed(kept)), source
+
+
+def write_atomically(path: Path, content: bytes) -> None:
+    """Replace the file's bytes via a temp file and rename in the same directory.
+
+    Symlinks are followed, so the link stays a link; the mode bits stay.
+    """
+    real = Path(os.path.realpath(path))
+    mode = stat.S_IMODE(real.stat().st_mode)
+    descriptor, temp_name = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".pipelint", dir=real.parent)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp_name, mode)
+        os.replace(temp_name, real)
+    except BaseException:
+        try:
+            os.unlink(temp_name)
+        except FileNotFoundError:
+            pass
+        raise

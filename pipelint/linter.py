@@ -1,0 +1,87 @@
+"""Lint and fix one script: the step the CLI and the language server share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from pipelint import checker
+from pipelint.checker import ParseFailure
+from pipelint.config import Settings
+from pipelint.dialect import Dialect
+from pipelint.finding import Finding
+from pipelint.fixer import fix_source
+from pipelint.positions import LineIndex
+
+
+class InputError(Exception):
+    """A file pipelint cannot lint (binary, unreadable, …): one line, no traceback."""
+
+
+@dataclass
+class FileReport:
+    display_name: str
+    source: bytes  # as read
+    findings: list[Finding] = field(default_factory=list)  # what remains after any fixes
+    fixed: list[Finding] = field(default_factory=list)  # what --fix applied
+    fixed_source: bytes | None = None  # set when fixes changed the text
+    parse_failures: list[ParseFailure] = field(default_factory=list)
+    dialect: Dialect = Dialect.SH
+
+    @property
+    def final_source(self) -> bytes:
+        return self.fixed_source if self.fixed_source is not None else self.source
+
+    @cached_property
+    def index(self) -> LineIndex:
+        """Positions of findings refer to the final text."""
+        return LineIndex(self.final_source)
+
+
+def ensure_text(source: bytes) -> None:
+    if b"\0" in source[:8192]:
+        raise InputError("binary file, not a shell script")
+
+
+def read_script(path: Path) -> bytes:
+    try:
+        source = path.read_bytes()
+    except IsADirectoryError:
+        raise InputError("is a directory") from None
+    except PermissionError:
+        raise InputError("permission denied") from None
+    except FileNotFoundError:
+        raise InputError("no such file or directory") from None
+    except OSError as error:
+        raise InputError(error.strerror or str(error)) from None
+    ensure_text(source)
+    return source
+
+
+def lint(source: bytes, settings: Settings, path: Path | None, mountinfo: str | None = None) -> checker.CheckResult:
+    rules = [rule() for rule in settings.enabled_rules(path)]
+    return checker.check(source, rules, str(path) if path else None, settings, mountinfo)
+
+
+def process(
+    source: bytes,
+    display_name: str,
+    settings: Settings,
+    path: Path | None = None,
+    *,
+    fix: bool = False,
+    mountinfo: str | None = None,
+) -> FileReport:
+    """Lint source; with fix, apply what the settings allow and lint the result."""
+    report = FileReport(display_name=display_name, source=source)
+    if fix:
+        outcome = fix_source(source, lambda text: lint(text, settings, path, mountinfo).findings, settings.unsafe_fixes)
+        if outcome.changed:
+            report.fixed = outcome.applied
+            report.fixed_source = outcome.source
+    result = lint(report.final_source, settings, path, mountinfo)
+    report.findings = result.findings
+    report.parse_failures = result.parse_failures
+    report.dialect = result.dialect
+    return report

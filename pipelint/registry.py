@@ -1,0 +1,45 @@
+"""The one table of rule codes: selection, `pipelint rule --all` and the docs all read it."""
+
+from __future__ import annotations
+
+from pipelint.rule import Rule
+from pipelint.rules.pl001_useless_cat import UselessCatRule
+from pipelint.rules.pl002_useless_cat_heredoc import UselessCatHeredocRule
+from pipelint.rules.pl003_pass_through_cat import PassThroughCatRule
+from pipelint.rules.pl004_piped_dump_import import PipedDumpImportRule
+
+RULES: tuple[type[Rule], ...] = (
+    UselessCatRule,  # PL001 useless-cat
+    UselessCatHeredocRule,  # PL002 useless-cat-heredoc
+    PassThroughCatRule,  # PL003 pass-through-cat
+    PipedDumpImportRule,  # PL004 piped-dump-import
+)
+
+BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in RULES}
+BY_NAME: dict[str, type[Rule]] = {rule.name: rule for rule in RULES}
+
+
+class UnknownSelector(ValueError):
+    """A --select/--ignore/config entry that names no rule."""
+
+
+def lookup(code_or_name: str) -> type[Rule] | None:
+    return BY_CODE.get(code_or_name.upper()) or BY_NAME.get(code_or_name.lower())
+
+
+def resolve(selector: str) -> list[type[Rule]]:
+    """Rules named by a selector: `ALL`, a code prefix (`PL`, `PL0`, `PL001`) or a name."""
+    token = selector.strip()
+    if token.upper() == "ALL":
+        return list(RULES)
+    by_name = BY_NAME.get(token.lower())
+    if by_name is not None:
+        return [by_name]
+    matched = [rule for rule in RULES if rule.code.startswith(token.upper())]
+    if not matched or not token.upper().startswith("PL"):
+        raise UnknownSelector(f"unknown rule selector {selector!r}: not a rule code, code prefix or name")
+    return matched
+
+
+def rule_for_shellcheck(code: str) -> list[type[Rule]]:
+    return [rule for rule in RULES if code.upper() in rule.shellcheck_codes]

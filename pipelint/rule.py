@@ -1,0 +1,71 @@
+"""The base every rule derives from, and the context it reads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import ClassVar
+
+from tree_sitter import Node
+
+from pipelint import syntax
+from pipelint.dialect import Dialect
+from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
+from pipelint.pipeline import Pipeline
+
+
+@dataclass
+class Context:
+    """What a rule may know about the file it checks."""
+
+    source: bytes
+    root: Node
+    dialect: Dialect
+    path: str | None = None
+    settings: "object | None" = None  # pipelint.config.Settings; typed loosely to avoid a cycle
+    mountinfo: "str | None" = None  # a mountinfo-format file to read instead of /proc/self/mountinfo
+    _extras: dict = field(default_factory=dict)
+
+    @cached_property
+    def functions(self) -> frozenset[bytes]:
+        return syntax.defined_functions(self.root)
+
+    def text(self, node: Node) -> bytes:
+        return self.source[node.start_byte : node.end_byte]
+
+
+class Rule:
+    """A check with a stable code and name.
+
+    Subclasses set the class attributes and implement the hooks for the node
+    kinds they declare in `subjects`: "pipeline" (a flattened Pipeline),
+    "command" (every simple command node), "program" (the root, once).
+    """
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity]
+    fix_availability: ClassVar[FixAvailability] = FixAvailability.NEVER
+    subjects: ClassVar[tuple[str, ...]] = ("pipeline",)
+    enabled_by_default: ClassVar[bool] = True
+    # ShellCheck codes whose `# shellcheck disable=` comments also silence this rule.
+    shellcheck_codes: ClassVar[tuple[str, ...]] = ()
+
+    def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterable[Finding]:
+        return ()
+
+    def check_command(self, command: Node, context: Context) -> Iterable[Finding]:
+        return ()
+
+    def check_program(self, root: Node, context: Context) -> Iterable[Finding]:
+        return ()
+
+    # Helpers for building findings, so every rule fills them in the same way.
+    @classmethod
+    def finding(cls, message: str, start: int, end: int, fix: Fix | None = None) -> Finding:
+        return Finding(cls.code, cls.name, cls.severity, message, start, end, fix)
+
+    @staticmethod
+    def fix(title: str, applicability: Applicability, *edits: Edit) -> Fix:
+        return Fix(title, applicability, tuple(sorted(edits)))

@@ -1,0 +1,38 @@
+"""The rule documents in rules/: found, read, listed and checked for their headings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipelint import registry
+from pipelint.rule import Rule
+
+# Every rule document has these sections, in this order.
+HEADINGS = ("What it does", "Why is this slow", "Example", "Use instead", "Fix safety", "References")
+
+
+def docs_dir() -> Path:
+    """rules/ in a source checkout, or the copy installed inside the package."""
+    packaged = Path(__file__).parent / "rule_docs"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "rules"
+
+
+def path_for(rule: type[Rule]) -> Path:
+    return docs_dir() / f"{rule.code}-{rule.name}.md"
+
+
+def read(rule: type[Rule]) -> str:
+    try:
+        return path_for(rule).read_text(encoding="utf-8")
+    except OSError:
+        return f"# {rule.code} {rule.name}\n\n(document not installed)\n"
+
+
+def table() -> str:
+    rows = [f"{'code':<7}{'name':<34}{'severity':<10}{'fix':<10}{'default'}"]
+    for rule in registry.RULES:
+        default = "on" if rule.enabled_by_default else "off"
+        rows.append(f"{rule.code:<7}{rule.name:<34}{rule.severity.value:<10}{rule.fix_availability.value:<10}{default}")
+    return "\n".join(rows)

@@ -1,0 +1,86 @@
+"""`# pipelint: disable=…` and `# shellcheck disable=…` directives.
+
+A directive before a command covers that command (a whole compound command,
+too); before the file's first command it covers the file — ShellCheck's rules,
+so the comments users already have keep working.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from pipelint import registry, syntax
+
+PIPELINT_DIRECTIVE = re.compile(rb"#\s*pipelint:\s*disable\s*=\s*([A-Za-z0-9_,\- ]+)")
+SHELLCHECK_DIRECTIVE = re.compile(rb"#\s*shellcheck\s+(?:[a-z-]+=\S+\s+)*disable\s*=\s*([A-Za-z0-9_,\-]+)")
+
+ALL = "all"
+
+
+@dataclass(frozen=True)
+class Suppression:
+    codes: frozenset[str]  # rule codes, or {"all"}
+    start: int
+    end: int
+
+    def covers(self, code: str, offset: int) -> bool:
+        return self.start <= offset < self.end and (ALL in self.codes or code in self.codes)
+
+
+def directive_codes(comment: bytes) -> frozenset[str] | None:
+    """The rule codes a comment disables, or None if it is no directive."""
+    codes: set[str] = set()
+    found = False
+    match = PIPELINT_DIRECTIVE.search(comment)
+    if match:
+        found = True
+        for token in match.group(1).decode("ascii", "replace").replace(" ", "").split(","):
+            if token.lower() == ALL:
+                codes.add(ALL)
+            elif token:
+                rule = registry.lookup(token)
+                codes.add(rule.code if rule else token.upper())
+    match = SHELLCHECK_DIRECTIVE.search(comment)
+    if match:
+        found = True
+        for token in match.group(1).decode("ascii", "replace").split(","):
+            if token.lower() == ALL:
+                codes.add(ALL)
+            codes.update(rule.code for rule in registry.rule_for_shellcheck(token))
+    return frozenset(codes) if found else None
+
+
+def _next_statement(comment: Node) -> Node | None:
+    sibling = comment.next_named_sibling
+    while sibling is not None and sibling.type == "comment":
+        sibling = sibling.next_named_sibling
+    return sibling
+
+
+def _before_first_command(comment: Node) -> bool:
+    if comment.parent is None or comment.parent.type != "program":
+        return False
+    sibling = comment.prev_named_sibling
+    while sibling is not None:
+        if sibling.type != "comment":
+            return False
+        sibling = sibling.prev_named_sibling
+    return True
+
+
+def collect(comments: list[Node], source_length: int) -> list[Suppression]:
+    suppressions = []
+    for comment in comments:
+        codes = directive_codes(syntax.text(comment))
+        if not codes:
+            continue
+        if _before_first_command(comment):
+            suppressions.append(Suppression(codes, 0, source_length))
+            continue
+        statement = _next_statement(comment)
+        if statement is not None:
+            suppressions.append(Suppression(codes, statement.start_byte, statement.end_byte))
+    return suppressions

@@ -1,0 +1,253 @@
+"""tree-sitter-bash parsing and the small vocabulary rules use to read nodes."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+
+# Statement-level nodes that run in the current shell when they stand alone
+# and in a subshell when they are a pipeline stage.
+COMPOUND_COMMANDS = frozenset(
+    {
+        "while_statement",
+        "for_statement",
+        "c_style_for_statement",
+        "if_statement",
+        "case_statement",
+        "compound_statement",
+        "subshell",
+        "function_definition",
+        "test_command",
+        "negated_command",
+    }
+)
+
+# Builtins whose effect on the current shell (variables, cwd, exit, options)
+# stays visible once they stop being a pipeline stage.
+STATE_CHANGING_BUILTINS = frozenset(
+    {
+        ".", "source", "eval", "exec", "exit", "return", "read", "mapfile",
+        "readarray", "cd", "pushd", "popd", "export", "declare", "typeset",
+        "local", "readonly", "set", "shopt", "unset", "alias", "unalias",
+        "trap", "ulimit", "umask", "wait", "shift", "hash", "builtin",
+        "getopts", "let", "printf", "enable", "disown", "jobs", "bg", "fg",
+    }
+)
+
+
+@functools.cache
+def language() -> Language:
+    return Language(tree_sitter_bash.language())
+
+
+@functools.cache
+def _parser() -> Parser:
+    return Parser(language())
+
+
+def parse(source: bytes) -> Tree:
+    return _parser().parse(source)
+
+
+def text(node: Node) -> bytes:
+    return node.text or b""
+
+
+def error_ranges(root: Node) -> list[tuple[int, int]]:
+    """Byte ranges of ERROR nodes and of MISSING tokens (zero-width, widened by one)."""
+    ranges: list[tuple[int, int]] = []
+    if not root.has_error:
+        return ranges
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error:
+            ranges.append((node.start_byte, node.end_byte))
+            continue
+        if node.is_missing:
+            ranges.append((max(node.start_byte - 1, 0), node.end_byte + 1))
+            continue
+        stack.extend(child for child in node.children if child.has_error or child.is_missing)
+    return sorted(ranges)
+
+
+def walk(root: Node) -> Iterator[Node]:
+    """Every node below root in document order, skipping ERROR subtrees."""
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        if node is not None and not node.is_error:
+            yield node
+            if cursor.goto_first_child():
+                continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return
+
+
+def command_name(command: Node) -> bytes | None:
+    """The literal name of a simple command (`cat`, `/usr/bin/cat`), or None if computed."""
+    if command.type != "command":
+        return None
+    name = command.child_by_field_name("name")
+    if name is None or name.named_child_count != 1:
+        return None
+    word = name.named_children[0]
+    if word.type != "word":
+        return None
+    return text(word)
+
+
+def basename(name: bytes | None) -> bytes | None:
+    return None if name is None else name.rsplit(b"/", 1)[-1]
+
+
+def arguments(command: Node) -> list[Node]:
+    """The argument nodes of a simple command, in order."""
+    return [
+        child
+        for index, child in enumerate(command.children)
+        if command.field_name_for_child(index) == "argument"
+    ]
+
+
+def own_redirects(command: Node) -> list[Node]:
+    """Redirects written inside a command node (`cat <<<"$x"`, `<f cat`)."""
+    return [
+        child
+        for index, child in enumerate(command.children)
+        if command.field_name_for_child(index) == "redirect"
+    ]
+
+
+def has_assignments(command: Node) -> bool:
+    return any(child.type == "variable_assignment" for child in command.children)
+
+
+def is_literal_word(node: Node) -> bool:
+    """A word that expands to exactly itself: no quoting, expansion or glob."""
+    if node.type != "word" or node.named_child_count:
+        return False
+    return not any(ch in text(node) for ch in b"*?[]{}$`\\'\"~")
+
+
+def literal_value(node: Node) -> bytes | None:
+    """The value a word expands to when it is fully static, else None.
+
+    Handles plain words, '…' and "…" without expansions, and concatenations of them.
+    """
+    if node.type == "word":
+        value = text(node)
+        if node.named_child_count or any(ch in value for ch in b"*?[]{}$`~"):
+            return None
+        if b"\\" in value:
+            return None
+        return value
+    if node.type == "raw_string":
+        return text(node)[1:-1]
+    if node.type == "string":
+        parts = node.named_children
+        if all(part.type == "string_content" for part in parts):
+            inner = text(node)[1:-1]
+            return None if b"\\" in inner else inner
+        return None
+    if node.type == "concatenation":
+        values = [literal_value(part) for part in node.named_children]
+        return None if any(v is None for v in values) else b"".join(values)  # type: ignore[arg-type]
+    if node.type == "number":
+        return text(node)
+    return None
+
+
+def is_option(node: Node) -> bool:
+    value = literal_value(node)
+    return value is not None and value.startswith(b"-") and value != b"-"
+
+
+def _expands_to_many(node: Node, quoted: bool) -> bool:
+    kind = node.type
+    if kind in ("word", "number"):
+        value = text(node)
+        if quoted:
+            return False
+        return any(ch in value for ch in b"*?[") or (b"{" in value and b"," in value) or (b"{" in value and b".." in value)
+    if kind in ("raw_string", "string_content", "ansi_c_string", "translated_string"):
+        return False
+    if kind in ("simple_expansion", "expansion"):
+        body = text(node)
+        if body.startswith(b"${!"):
+            return True  # indirection and ${!prefix@} name lists
+        if b"@" in body or (b"[*]" in body and not quoted):
+            return True
+        if body in (b"$*", b"${*}"):
+            return not quoted
+        return not quoted
+    if kind == "brace_expression":
+        return True
+    if kind == "string":
+        return any(_expands_to_many(child, True) for child in node.named_children)
+    if kind == "concatenation":
+        return any(_expands_to_many(child, quoted) for child in node.named_children)
+    if kind == "command_substitution":
+        return False  # word splitting is reported as "unquoted expansion" by callers
+    if kind == "arithmetic_expansion":
+        return False
+    return True  # process substitution, extglob, anything unknown: assume the worst
+
+
+def is_single_word(node: Node) -> bool:
+    """True when the argument cannot expand to several words (nor none)."""
+    return not _expands_to_many(node, quoted=False)
+
+
+def has_unquoted_expansion(node: Node) -> bool:
+    """An unquoted $(…), `…` or $var whose field splitting could matter."""
+    if node.type in ("command_substitution", "simple_expansion", "expansion"):
+        return True
+    if node.type == "concatenation":
+        return any(has_unquoted_expansion(child) for child in node.named_children)
+    return False
+
+
+@functools.cache
+def _function_names_query() -> Query:
+    return Query(language(), "(function_definition name: (word) @name)")
+
+
+def defined_functions(root: Node) -> frozenset[bytes]:
+    """Names of the functions a script defines (they run in the current shell)."""
+    captures = QueryCursor(_function_names_query()).captures(root)
+    return frozenset(text(node) for node in captures.get("name", []))
+
+
+def redirect_parts(redirect: Node) -> tuple[int | None, str, Node | None]:
+    """(file descriptor, operator, destination) of a file redirect: `2>/dev/null` → (2, '>', word)."""
+    descriptor = None
+    operator = ""
+    for child in redirect.children:
+        if child.type == "file_descriptor":
+            descriptor = int(text(child)) if text(child).isdigit() else None
+        elif not child.is_named:
+            operator = child.type
+    return descriptor, operator, redirect.child_by_field_name("destination")
+
+
+def redirects_stdin(redirect: Node) -> bool:
+    if redirect.type in ("heredoc_redirect", "herestring_redirect"):
+        return True
+    if redirect.type != "file_redirect":
+        return False
+    descriptor, operator, _ = redirect_parts(redirect)
+    return operator in ("<", "<&", "<>", "<&-") and descriptor in (None, 0)
+
+
+def redirects_stdout(redirect: Node) -> bool:
+    if redirect.type != "file_redirect":
+        return False
+    descriptor, operator, _ = redirect_parts(redirect)
+    if operator in ("&>", "&>>"):
+        return True
+    return operator in (">", ">>", ">|", ">&", ">&-") and descriptor in (None, 1)
