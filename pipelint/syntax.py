@@ -28,7 +28,8 @@ COMPOUND_COMMANDS = frozenset(
 # Builtins whose effect on the current shell (variables, cwd, exit, options)
 # stays visible once they stop being a pipeline stage.
 STATE_CHANGING_BUILTINS = frozenset(
-    {
+    name.encode()
+    for name in {
         ".", "source", "eval", "exec", "exit", "return", "read", "mapfile",
         "readarray", "cd", "pushd", "popd", "export", "declare", "typeset",
         "local", "readonly", "set", "shopt", "unset", "alias", "unalias",
@@ -167,13 +168,17 @@ def is_option(node: Node) -> bool:
     return value is not None and value.startswith(b"-") and value != b"-"
 
 
+def _has_glob_or_braces(value: bytes) -> bool:
+    if any(ch in value for ch in b"*?["):
+        return True
+    return b"{" in value and (b"," in value or b".." in value)
+
+
 def _expands_to_many(node: Node, quoted: bool) -> bool:
     kind = node.type
     if kind in ("word", "number"):
         value = text(node)
-        if quoted:
-            return False
-        return any(ch in value for ch in b"*?[") or (b"{" in value and b"," in value) or (b"{" in value and b".." in value)
+        return not quoted and _has_glob_or_braces(value)
     if kind in ("raw_string", "string_content", "ansi_c_string", "translated_string"):
         return False
     if kind in ("simple_expansion", "expansion"):
@@ -190,7 +195,11 @@ def _expands_to_many(node: Node, quoted: bool) -> bool:
     if kind == "string":
         return any(_expands_to_many(child, True) for child in node.named_children)
     if kind == "concatenation":
-        return any(_expands_to_many(child, quoted) for child in node.named_children)
+        # Brace expansion spans parts: `{a,b}.log` parses as words `{`, `a,b`, `}`, `.log`.
+        unquoted = b"".join(text(child) for child in node.named_children if child.type == "word")
+        if not quoted and _has_glob_or_braces(unquoted):
+            return True
+        return any(_expands_to_many(child, quoted) for child in node.named_children if child.type != "word")
     if kind == "command_substitution":
         return False  # word splitting is reported as "unquoted expansion" by callers
     if kind == "arithmetic_expansion":

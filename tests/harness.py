@@ -1,0 +1,91 @@
+"""Helpers the tests share: lint a snippet, fix it, and run scripts for real.
+
+The behavioural harness runs a script and its fixed version with real
+bash/dash in a copy of tests/sandbox/data, with stand-ins for database
+clients first on PATH, and compares stdout, exit status and the files left
+behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipelint import checker, fixer, registry
+from pipelint.config import Settings
+from pipelint.dialect import Dialect, detect
+from pipelint.finding import Finding
+
+SANDBOX = Path(__file__).parent / "sandbox"
+ALL_RULES = tuple(rule.code for rule in registry.RULES)
+
+
+def lint(source: str | bytes, path: str = "script.bash", select: tuple[str, ...] = ALL_RULES, **settings) -> list[Finding]:
+    data = source.encode() if isinstance(source, str) else source
+    chosen = Settings(select=select, **settings)
+    rules = [rule() for rule in chosen.enabled_rules()]
+    return checker.check(data, rules, path, chosen).findings
+
+
+def codes(source: str | bytes, path: str = "script.bash", **kwargs) -> list[str]:
+    return [finding.code for finding in lint(source, path, **kwargs)]
+
+
+def assert_lint(source: str | bytes, *expected: str, path: str = "script.bash") -> list[Finding]:
+    """`assert_lint("cat f | grep x", "PL001")`: exactly these codes, in order."""
+    findings = lint(source, path)
+    assert [f.code for f in findings] == list(expected), findings
+    return findings
+
+
+def fix(source: str | bytes, path: str = "script.bash", unsafe: bool = False, select: tuple[str, ...] = ALL_RULES) -> bytes:
+    data = source.encode() if isinstance(source, str) else source
+    outcome = fixer.fix_source(data, lambda text: lint(text, path, select), unsafe)
+    return outcome.source
+
+
+def shell_for(source: bytes, path: str) -> str:
+    return "dash" if detect(source, path) is Dialect.SH else "bash"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    stdout: bytes
+    status: int
+    files: dict[str, str]  # relative path → sha256 of what the script left behind
+
+
+def run_script(source: bytes, workdir: Path, shell: str = "bash") -> Outcome:
+    """Run source with a real shell in a fresh copy of the sandbox data."""
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    shutil.copytree(SANDBOX / "data", workdir, symlinks=True)
+    script = workdir.parent / (workdir.name + ".script")
+    script.write_bytes(source)
+    env = {
+        "PATH": f"{SANDBOX / 'bin'}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "LC_ALL": "C",
+        "HOME": str(workdir),
+    }
+    completed = subprocess.run(
+        [shell, str(script)], cwd=workdir, env=env, capture_output=True, timeout=60, stdin=subprocess.DEVNULL
+    )
+    files = {}
+    for item in sorted(workdir.rglob("*")):
+        if item.is_file():
+            files[item.relative_to(workdir).as_posix()] = hashlib.sha256(item.read_bytes()).hexdigest()
+    return Outcome(completed.stdout, completed.returncode, files)
+
+
+def assert_same_behaviour(original: bytes, fixed: bytes, tmp_path: Path, shell: str = "bash") -> Outcome:
+    """The fixed script prints the same, exits the same and leaves the same files."""
+    before = run_script(original, tmp_path / "before", shell)
+    after = run_script(fixed, tmp_path / "after", shell)
+    assert after.stdout == before.stdout, (original, fixed)
+    assert after.status == before.status, (original, fixed)
+    assert after.files == before.files, (original, fixed)
+    return before
