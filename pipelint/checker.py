@@ -39,8 +39,27 @@ def check(
     mountinfo: str | None = None,
 ) -> CheckResult:
     """Lint one script with the given rule instances."""
-    tree = syntax.parse(source)
-    root = tree.root_node
+    root = syntax.parse(source).root_node
+    error_nodes = syntax.outermost_errors(root)
+    failures = [ParseFailure(syntax.first_broken_offset(e), e.end_byte) for e in error_nodes]
+    # No fix may touch what did not parse: the broken part of each ERROR node
+    # (complete statements before it ran fine) and every MISSING token.
+    # "Next to" means on the same line.
+    errors = [
+        _whole_lines(source, start, end)
+        for start, end in [(f.start, f.end) for f in failures]
+        + [
+            (start, end)
+            for start, end in syntax.error_ranges(root)
+            if not any(e.start_byte <= start and end <= e.end_byte for e in error_nodes)
+        ]
+    ]
+    if root.has_error:
+        # Lint the complete statements tree-sitter left inside ERROR nodes; their
+        # findings keep no fix (the checks below: they touch an error range).
+        root = syntax.parse(syntax.salvage(source, syntax.outermost_errors(root))).root_node
+        if not failures:
+            failures = [ParseFailure(start, end) for start, end in errors]
     dialect = detect(source, path)
     context = Context(source=source, root=root, dialect=dialect, path=path, settings=settings, mountinfo=mountinfo)
     rules = list(rules)
@@ -65,17 +84,22 @@ def check(
                 for rule in on_pipeline:
                     findings.extend(rule.check_pipeline(built, context))
 
-    errors = syntax.error_ranges(root)
-    result = CheckResult(source=source, dialect=dialect)
-    result.parse_failures = [ParseFailure(start, end) for start, end in errors]
+    still_broken = syntax.error_ranges(root)
+    result = CheckResult(source=source, dialect=dialect, parse_failures=failures)
     suppressions = suppression.collect(comments, len(source))
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
-        if _touches(errors, finding.start, finding.end):
+        if _touches(still_broken, finding.start, finding.end):
             continue
         if any(s.covers(finding.code, finding.start) for s in suppressions):
             continue
         result.findings.append(_guard_fix(finding, errors, dialect))
     return result
+
+
+def _whole_lines(source: bytes, start: int, end: int) -> tuple[int, int]:
+    line_start = source.rfind(b"\n", 0, start) + 1
+    line_end = source.find(b"\n", end)
+    return line_start, len(source) if line_end == -1 else line_end
 
 
 def _touches(ranges: list[tuple[int, int]], start: int, end: int) -> bool:
@@ -89,7 +113,7 @@ def _guard_fix(finding: Finding, errors: list[tuple[int, int]], dialect: Dialect
     if fix is None or not fix.edits:
         return finding
     start, end = fix.span
-    if _touches(errors, start - 1, end + 1):
+    if _touches(errors, start, end):
         return finding.with_fix(None)
     if dialect is Dialect.SH and any(token in edit.content for edit in fix.edits for token in BASHISMS):
         return finding.with_fix(None)

@@ -260,3 +260,58 @@ def redirects_stdout(redirect: Node) -> bool:
     if operator in ("&>", "&>>"):
         return True
     return operator in (">", ">>", ">|", ">&", ">&-") and descriptor in (None, 1)
+
+
+# Complete statements that tree-sitter may leave as children of an ERROR node.
+SALVAGEABLE = frozenset(
+    {
+        "pipeline", "command", "redirected_statement", "list", "negated_command",
+        "if_statement", "while_statement", "for_statement", "c_style_for_statement",
+        "case_statement", "compound_statement", "subshell", "function_definition",
+        "variable_assignment", "declaration_command", "test_command", "comment",
+    }
+)
+
+
+def outermost_errors(root: Node) -> list[Node]:
+    found = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error:
+            found.append(node)
+        elif node.has_error:
+            stack.extend(node.children)
+    return sorted(found, key=lambda n: n.start_byte)
+
+
+def salvage(source: bytes, errors: list[Node]) -> bytes:
+    """The source with each ERROR node blanked except the complete statements inside it.
+
+    tree-sitter-bash often wraps a whole file in one ERROR node when a single
+    `fi` is missing; its children are still well-formed statements. Blanking
+    (spaces, newlines kept) keeps every byte offset and row, so findings on
+    the re-parsed text point at the original.
+    """
+    buffer = bytearray(source)
+    for error in errors:
+        keep = [
+            (child.start_byte, child.end_byte)
+            for child in error.named_children
+            if child.type in SALVAGEABLE and not child.has_error
+        ]
+        cursor = error.start_byte
+        for start, end in [*keep, (error.end_byte, error.end_byte)]:
+            for offset in range(cursor, start):
+                if buffer[offset] not in (0x0A, 0x0D):
+                    buffer[offset] = 0x20
+            cursor = max(cursor, end)
+    return bytes(buffer)
+
+
+def first_broken_offset(error: Node) -> int:
+    """Where an ERROR node stops holding complete statements: the place to point at."""
+    for child in error.children:
+        if child.type not in SALVAGEABLE or child.has_error:
+            return child.start_byte
+    return error.start_byte
