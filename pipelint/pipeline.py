@@ -11,6 +11,7 @@ the shell applies to it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from tree_sitter import Node
 
@@ -43,7 +44,7 @@ class Stage:
     def is_simple(self) -> bool:
         return self.command.type == "command"
 
-    @property
+    @cached_property
     def name(self) -> bytes | None:
         return syntax.basename(syntax.command_name(self.command))
 
@@ -51,7 +52,7 @@ class Stage:
     def arguments(self) -> list[Node]:
         return syntax.arguments(self.command) if self.is_simple else []
 
-    @property
+    @cached_property
     def all_redirects(self) -> list[Node]:
         """Redirects outside and inside the command node, in source order."""
         inner = syntax.own_redirects(self.command) if self.is_simple else []
@@ -64,6 +65,9 @@ class Pipeline:
 
     root: Node
     stages: list[Stage]
+    # Findings that several rules share (PL001 and PL004 both need "is the
+    # first stage a useless cat?"), computed once per pipeline.
+    memo: dict = field(default_factory=dict)
 
 
 def redirect_operator_end(redirect: Node) -> int:

@@ -33,6 +33,12 @@ class UselessCat:
 
 def find_useless_cat(pipeline: Pipeline, context: Context) -> UselessCat | None:
     """Shared by PL001 and PL004: the first stage only copies one file into the second."""
+    if "useless_cat" not in pipeline.memo:
+        pipeline.memo["useless_cat"] = _find_useless_cat(pipeline, context)
+    return pipeline.memo["useless_cat"]
+
+
+def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessCat | None:
     reader = pipeline.stages[0]
     if reader.name != b"cat" or syntax.has_assignments(reader.command):
         return None
