@@ -1,0 +1,89 @@
+"""PL002 useless-cat-heredoc."""
+
+from __future__ import annotations
+
+import pytest
+from harness import assert_lint, assert_same_behaviour, codes, fix, lint
+
+from pipelint.finding import Applicability
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "cat <<EOF | grep b\na\nb\nEOF\n",
+        "cat <<'EOF' | grep b\n$a\nb\nEOF\n",
+        "cat <<-EOF | grep b\n\ta\n\tb\n\tEOF\n",
+        'cat <<<"$x" | tr a b\n',
+        "x=$(cat <<EOF | wc -l\na\nb\nEOF\n)\n",
+    ],
+)
+def test_reports(script):
+    assert_lint(script, "PL002")
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "cat <<EOF\nhello\nEOF\n",
+        "cat file <<EOF | wc -l\nx\nEOF\n",
+        "cat <<EOF > out.txt\nx\nEOF\n",
+        "cat <<EOF | wc -l < words.txt\nx\nEOF\n",
+    ],
+)
+def test_leaves_alone(script):
+    assert "PL002" not in codes(script)
+
+
+TRICKY = [
+    "cat <<EOF | grep b\na\nb\nEOF\n",
+    "cat <<'EOF' | grep -c '\\$'\n$HOME\nplain\nEOF\n",
+    "cat <<-EOF | sort\n\tz\n\ta\n\tEOF\necho after\n",
+    "cat <<EOF | sort | uniq -c > out.txt\nb\na\nb\nEOF\ncat out.txt\n",
+    "n=$(cat <<EOF | wc -l\na\nb\nEOF\n)\necho \"$n\"\n",
+    "f() {\n  cat <<EOF | tr a-z A-Z\nhello $1\nEOF\n}\nf world\n",
+    'x="a b"\ncat <<<"$x" | tr a-z A-Z\n',
+    "cat <<EOF | grep b 2>/dev/null\nb\nEOF\n",
+]
+
+
+@pytest.mark.parametrize("script", TRICKY)
+def test_fix_keeps_behaviour(script, tmp_path):
+    fixed = fix(script)
+    assert fixed != script.encode()
+    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")
+
+
+@pytest.mark.parametrize("script", [s for s in TRICKY if "<<<" not in s])
+def test_fix_keeps_behaviour_in_dash(script, tmp_path):
+    source = b"#!/bin/sh\n" + script.encode()
+    fixed = fix(source, "script.sh")
+    assert fixed != source
+    assert_same_behaviour(source, fixed, tmp_path, "dash")
+
+
+def test_body_stays_byte_for_byte():
+    source = b"cat <<'EOF' | grep -v x\n caf\xe9\t$x \\\nEOF\n"
+    assert fix(source) == b"grep -v x <<'EOF'\n caf\xe9\t$x \\\nEOF\n"
+
+
+def test_consumer_continuing_after_the_body_gets_no_fix():
+    # tree-sitter-bash cannot parse this valid form at all; whatever it makes
+    # of it, nothing may be moved.
+    findings = lint("cat <<EOF | while read -r l\na\nEOF\ndo echo \"$l\"; done\n")
+    assert all(f.fix is None for f in findings)
+
+
+def test_two_heredocs_on_one_line_get_no_fix():
+    findings = lint("cat <<A | paste - /dev/fd/3 3<<B\na\nA\nb\nB\n")
+    assert all(f.fix is None for f in findings)
+
+
+def test_while_loop_consumer_is_unsafe():
+    (finding,) = lint("cat <<EOF | while read -r l; do n=$l; done\na\nEOF\n")
+    assert finding.fix.applicability is Applicability.UNSAFE
+
+
+def test_herestring_is_not_moved_in_sh():
+    findings = lint('#!/bin/sh\ncat <<<"$x" | tr a b\n', "x.sh")
+    assert [f.fix for f in findings] == [None]

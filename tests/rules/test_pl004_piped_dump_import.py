@@ -1,0 +1,70 @@
+"""PL004 piped-dump-import."""
+
+from __future__ import annotations
+
+import pytest
+from harness import assert_lint, assert_same_behaviour, codes, fix, lint
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "cat dump.sql | mysql shop",
+        "cat dump.sql | mariadb -u root shop",
+        "cat dump.sql | psql -d shop",
+        "cat shop.dump | pg_restore -d shop",
+        "cat dump.sql | sqlite3 shop.db",
+        "cat dump.archive | mongorestore --archive",
+        "cat cmds.txt | redis-cli --pipe",
+        "cat backup.xb | mbstream -x",
+        "cat backup.xb | xbstream -x -C /var/lib/mysql",
+        "cat backup.tar | tar xf -",
+        "cat backup.tar | tar -xzf -",
+        "cat backup.tar | tar --extract -f -",
+        "cat backup.cpio | cpio -idv",
+        "cat dump.sql | sudo -u postgres psql",
+        "cat dump.sql | env MYSQL_PWD=x mysql shop",
+        "cat dump.sql | nice -n 19 mysql shop",
+    ],
+)
+def test_reports_instead_of_pl001(script):
+    assert codes(script) == ["PL004"]
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "cat cmds.txt | redis-cli",
+        "cat backup.tar | tar tf -",
+        "cat list.txt | cpio -o > out.cpio",
+        "cat dump.sql | mysqldump-parser",
+    ],
+)
+def test_other_consumers_are_pl001_or_nothing(script):
+    assert "PL004" not in codes(script)
+
+
+def test_message_states_the_measured_cost():
+    (finding,) = lint("cat dump.sql | mysql shop")
+    assert "419 MB" in finding.message and "3×" in finding.message
+
+
+TRICKY = [
+    "cat dump.sql | mysql --user=app shop\n",
+    "cat dump.sql \\\n  | mysql -u root \\\n    shop\n",
+    "cat backup.tar | tar -xf -\ncat hello.txt\n",
+    "cat dump.sql | psql -d shop > out.txt 2>&1\ncat out.txt\n",
+    "cat 'dump.sql' | sudo mysql shop 2>/dev/null || echo failed\n",
+]
+
+
+@pytest.mark.parametrize("script", TRICKY)
+def test_fix_keeps_behaviour(script, tmp_path):
+    fixed = fix(script)
+    assert fixed != script.encode()
+    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")
+
+
+def test_fix():
+    assert fix("cat dump.sql | mysql shop\n") == b"mysql shop < dump.sql\n"
+    assert_lint("mysql shop < dump.sql\n")
