@@ -50,7 +50,7 @@ class Run:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=str))
+@click.argument("paths", nargs=-1, type=str)
 @click.option("--fix/--no-fix", default=False, help="Apply safe fixes in place.")
 @click.option("--unsafe-fixes/--no-unsafe-fixes", default=None, help="Also offer and apply unsafe fixes.")
 @click.option("--diff", is_flag=True, help="Print the changes fixes would make as a unified diff; change nothing.")
