@@ -1,0 +1,87 @@
+"""PL101 tee-devnull: `a | tee /dev/null | b` → `a | b`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pipelint import syntax, tee_command
+from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
+from pipelint.pipeline import Pipeline, Stage
+from pipelint.rule import Context, Rule
+
+DEV_NULL = b"/dev/null"
+
+
+def _only_stderr_redirects(stage: Stage) -> bool:
+    """Redirects that leave the stage's stdin and stdout to the pipe (`2>/dev/null`)."""
+    for redirect in stage.all_redirects:
+        if redirect.type != "file_redirect" or syntax.redirects_stdin(redirect) or syntax.redirects_stdout(redirect):
+            return False
+        descriptor, operator, _ = syntax.redirect_parts(redirect)
+        if descriptor != 2 or operator in ("<", "<>", "<&"):
+            return False
+    return True
+
+
+class TeeDevNullRule(Rule):
+    code = "PL101"
+    name = "tee-devnull"
+    severity = Severity.WARNING
+    fix_availability = FixAvailability.SOMETIMES
+
+    def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
+        stages = pipeline.stages
+        for index, stage in enumerate(stages):
+            tee = tee_command.parse(stage)
+            if tee is None or any(value != DEV_NULL for value in tee.file_values):
+                continue
+            if any(syntax.redirects_stdin(r) for r in stage.all_redirects):
+                continue  # `tee /dev/null < f` reads a file, not the pipe
+            label = "tee /dev/null" if tee.files else "tee"
+            if index == len(stages) - 1:
+                fix = self._last(pipeline, stages[index - 1], stage, label, context)
+            elif not _only_stderr_redirects(stage):
+                continue  # `tee /dev/null > f | b`: the copy goes somewhere
+            elif index == 0:
+                fix = self._first(pipeline, stage, stages[1], label, context)
+            else:
+                fix = self._middle(tee, stage, stages[index + 1], label, context)
+            what = "copies every byte and throws the copy away" if tee.files else "with no file only copies its input to its output"
+            yield self.finding(f"`{label}` {what}: the stage costs a process and a copy for nothing", stage.start, stage.end, fix)
+
+    def _middle(self, tee: tee_command.Tee, stage: Stage, following: Stage, label: str, context: Context) -> Fix | None:
+        if b"#" in context.source[stage.end : following.start]:
+            return None  # a comment between the stages would go with it
+        applicability = Applicability.UNSAFE if tee.ignores_sigpipe else Applicability.SAFE
+        return self.fix(f"Remove the `{label}` stage", applicability, Edit.delete(stage.start, following.start))
+
+    def _first(self, pipeline: Pipeline, stage: Stage, following: Stage, label: str, context: Context) -> Fix | None:
+        if b"#" in context.source[stage.end : following.start] or stage.all_redirects:
+            return None
+        # The next command now reads the script's stdin itself: a terminal stays a terminal.
+        return self.fix(f"Remove the `{label}` stage", Applicability.UNSAFE, Edit.delete(stage.start, following.start))
+
+    def _last(self, pipeline: Pipeline, previous: Stage, stage: Stage, label: str, context: Context) -> Fix | None:
+        """`a | tee /dev/null [> f]` → `a [> f]`: unsafe, the exit status becomes a's."""
+        if previous.operator_after is None or previous.operator_after.type != "|":
+            return None  # `a |& tee /dev/null`: a's stderr went to stdout through tee
+        if any(syntax.redirects_stdout(r) for r in previous.all_redirects):
+            return None
+        if b"#" in context.source[previous.end : stage.start]:
+            return None
+        redirects = stage.all_redirects
+        if not redirects:
+            return self.fix(f"Remove the `{label}` stage", Applicability.UNSAFE, Edit.delete(previous.end, stage.end))
+        if len(redirects) != 1 or not syntax.redirects_stdout(redirects[0]):
+            return None
+        _, operator, _ = syntax.redirect_parts(redirects[0])
+        if operator not in (">", ">>", ">|"):
+            return None
+        if redirects[0].start_byte < stage.command.end_byte:
+            return None  # `> f tee /dev/null`: the redirect is written before the name
+        target = syntax.text(redirects[0]).decode("utf-8", "replace")
+        return self.fix(
+            f"Remove the `{label}` stage and redirect straight to the file ({target})",
+            Applicability.UNSAFE,
+            Edit(previous.end, redirects[0].start_byte, b" "),
+        )

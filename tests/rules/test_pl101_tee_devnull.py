@@ -1,0 +1,177 @@
+"""PL101 tee-devnull: what it reports, what it leaves alone, and fixes proven by running them."""
+
+from __future__ import annotations
+
+import pytest
+from harness import assert_lint, assert_same_behaviour, codes, fix, lint, run_script
+
+from pipelint.finding import Applicability
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "grep 500 access.log | tee /dev/null | wc -l",
+        "grep 500 access.log | tee -a /dev/null | wc -l",
+        "grep 500 access.log | tee /dev/null -a | wc -l",
+        "grep 500 access.log | tee --append /dev/null | wc -l",
+        "grep 500 access.log | tee -i -- /dev/null | wc -l",
+        "grep 500 access.log | tee '/dev/null' | wc -l",
+        'grep 500 access.log | tee "/dev/null" /dev/null | wc -l',
+        "grep 500 access.log | tee | wc -l",
+        "grep 500 access.log | /usr/bin/tee /dev/null | wc -l",
+        "grep 500 access.log | tee /dev/null 2>/dev/null | wc -l",
+        "grep 500 access.log | tee /dev/null",
+        "grep 500 access.log | tee /dev/null > out.txt",
+        "tee /dev/null | wc -l",
+        "n=$(grep 500 access.log | tee /dev/null | wc -l)",
+        "f() { sort | tee /dev/null | uniq; }",
+    ],
+)
+def test_reports(script):
+    assert_lint(script, "PL101")
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # The everyday tee: a log next to the output, or root writing a file.
+        "make 2>&1 | tee build.log",
+        "echo '127.0.0.1 db' | sudo tee -a /etc/hosts > /dev/null",
+        "echo '127.0.0.1 db' | tee -a /etc/hosts > /dev/null",
+        "grep 500 access.log | tee /dev/null run.log | wc -l",
+        'grep 500 access.log | tee "$log" | wc -l',
+        "grep 500 access.log | tee $log | wc -l",
+        "grep 500 access.log | tee >(sha256sum) | wc -l",
+        "grep 500 access.log | tee --help | wc -l",
+        'grep 500 access.log | tee "-$flags" /dev/null | wc -l',
+        "grep 500 access.log | tee /dev/null < words.txt | wc -l",
+        "grep 500 access.log | tee /dev/null > copy.txt | wc -l",
+        "grep 500 access.log | tee /dev/null >&2 | wc -l",
+        "grep 500 access.log | TMPDIR=/x tee /dev/null | wc -l",
+        "tee /dev/null < access.log",
+        "grep 500 access.log | tee /dev/stderr | wc -l",
+    ],
+)
+def test_leaves_alone(script):
+    assert "PL101" not in codes(script)
+
+
+@pytest.mark.parametrize(
+    ("script", "expected", "safety"),
+    [
+        ("grep 500 access.log | tee /dev/null | wc -l\n", "grep 500 access.log | wc -l\n", Applicability.SAFE),
+        ("grep 500 access.log | tee -a /dev/null 2>/dev/null | wc -l\n", "grep 500 access.log | wc -l\n", Applicability.SAFE),
+        ("grep 500 access.log | tee -p /dev/null | wc -l\n", "grep 500 access.log | wc -l\n", Applicability.UNSAFE),
+        ("grep 500 access.log | tee --output-error=exit /dev/null | wc -l\n", "grep 500 access.log | wc -l\n", Applicability.UNSAFE),
+        ("grep 500 access.log | tee /dev/null\n", "grep 500 access.log\n", Applicability.UNSAFE),
+        ("grep 500 access.log | tee /dev/null >> out.txt\n", "grep 500 access.log >> out.txt\n", Applicability.UNSAFE),
+        ("tee /dev/null | wc -l\n", "wc -l\n", Applicability.UNSAFE),
+    ],
+)
+def test_fix_and_its_safety(script, expected, safety):
+    (finding,) = lint(script)
+    assert finding.fix.applicability is safety
+    assert fix(script, unsafe=True).decode() == expected
+    if safety is Applicability.UNSAFE:
+        assert fix(script, unsafe=False).decode() == script
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "grep 500 access.log | tee /dev/null |  # a copy for later\n  wc -l\n",
+        "grep 500 access.log |& tee /dev/null\n",
+        "grep 500 access.log > x.txt | tee /dev/null\n",
+        "grep 500 access.log | tee /dev/null > a.txt 2> b.txt\n",
+        "tee /dev/null 2>/dev/null | wc -l\n",
+    ],
+)
+def test_reported_without_a_fix(script):
+    (finding,) = [f for f in lint(script) if f.code == "PL101"]
+    assert finding.fix is None
+
+
+# Each case is run by real bash before and after the (safe) fix.
+TRICKY = [
+    "grep 500 access.log | tee /dev/null | wc -l\n",
+    "grep 500 access.log | tee -a /dev/null | tr 0-9 a-j\n",
+    "sort words.txt | tee /dev/null -a -i | uniq -c\n",
+    "sort 'my file.txt' | tee -- '/dev/null' | head -1\n",
+    "sort words.txt \\\n  | tee /dev/null \\\n  | wc -l\n",
+    "sort words.txt |\n  tee /dev/null |\n  wc -l\n",
+    "sort words.txt | tee /dev/null 2>/dev/null | wc -l > out.txt\necho done\n",
+    'n=$(sort words.txt | tee /dev/null | wc -l); echo "$n"\n',
+    'echo "$(grep -c 500 access.log | tee /dev/null | tr 0-9 a-j)"\n',
+    "if grep 500 access.log | tee /dev/null | grep -q 404; then echo both; else echo one; fi\n",
+    "grep 500 access.log |& tee /dev/null | wc -l\n",
+    "grep zzz access.log | tee /dev/null | wc -l; echo \"status $?\"\n",
+    "yes | tee /dev/null | head -3\n",
+    "sort words.txt | tee /dev/null | tee | wc -c\n",
+]
+
+
+@pytest.mark.parametrize("script", TRICKY)
+def test_fix_keeps_behaviour_in_bash(script, tmp_path):
+    fixed = fix(script, "script.bash")
+    assert fixed != script.encode(), "expected a safe fix"
+    assert b"tee" not in fixed
+    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")
+
+
+@pytest.mark.parametrize("script", [s for s in TRICKY if "|&" not in s])
+def test_fix_keeps_behaviour_in_dash(script, tmp_path):
+    source = b"#!/bin/sh\n" + script.encode()
+    fixed = fix(source, "script.sh")
+    assert fixed != source
+    assert_same_behaviour(source, fixed, tmp_path, "dash")
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "grep 500 access.log | tee /dev/null > out.txt\n",
+        "grep 500 access.log | tee -a /dev/null >> out.txt\n",
+        "sort words.txt | tee /dev/null\n",
+    ],
+)
+def test_unsafe_last_stage_fix_keeps_output_and_files(script, tmp_path):
+    fixed = fix(script, unsafe=True)
+    assert b"tee" not in fixed
+    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")
+
+
+def test_last_stage_fix_changes_the_exit_status(tmp_path):
+    """Documented under Fix safety: why the last-stage fix is unsafe."""
+    script = b'grep zzz access.log | tee /dev/null\necho "status $?"\n'
+    fixed = fix(script, unsafe=True)
+    assert fixed == b'grep zzz access.log\necho "status $?"\n'
+    assert run_script(script, tmp_path / "a").stdout == b"status 0\n"
+    assert run_script(fixed, tmp_path / "b").stdout == b"status 1\n"
+
+
+def test_tee_p_keeps_draining_after_its_reader_exits(tmp_path):
+    """Documented under Fix safety: why `tee -p` makes the fix unsafe."""
+    script = b"i=0; while [ $i -lt 5000 ]; do echo $i; i=$((i+1)); done | tee -p /dev/null | head -1 > /dev/null\n"
+    script += b"echo done\n"
+    producer_side_effect = script.replace(b"echo $i;", b"echo $i; echo $i > last.txt;")
+    before = run_script(producer_side_effect, tmp_path / "a")
+    after = run_script(fix(producer_side_effect, unsafe=True), tmp_path / "b")
+    assert before.stdout == after.stdout == b"done\n"
+    assert before.files["last.txt"] != after.files["last.txt"]  # the producer ran to the end only with tee -p
+
+
+def test_fixing_twice_equals_fixing_once():
+    for script in TRICKY:
+        once = fix(script, unsafe=True)
+        assert fix(once, unsafe=True) == once
+
+
+def test_not_reported_inside_a_parse_error():
+    assert "PL101" not in codes("grep 500 access.log | tee /dev/null | wc -l )\n")
+    assert "PL101" not in codes("if true; then\n grep 500 access.log | tee /dev/null | wc -l\nfi fi\n")
+
+
+def test_no_fix_for_a_statement_salvaged_from_a_parse_error():
+    (finding,) = lint("{ grep 500 access.log | tee /dev/null | wc -l; )\n")
+    assert finding.code == "PL101" and finding.fix is None
