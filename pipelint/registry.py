@@ -7,12 +7,14 @@ from pipelint.rules.pl001_useless_cat import UselessCatRule
 from pipelint.rules.pl002_useless_cat_heredoc import UselessCatHeredocRule
 from pipelint.rules.pl003_pass_through_cat import PassThroughCatRule
 from pipelint.rules.pl004_piped_dump_import import PipedDumpImportRule
+from pipelint.rules.pl101_tee_devnull import TeeDevNullRule
 
 RULES: tuple[type[Rule], ...] = (
     UselessCatRule,  # PL001 useless-cat
     UselessCatHeredocRule,  # PL002 useless-cat-heredoc
     PassThroughCatRule,  # PL003 pass-through-cat
     PipedDumpImportRule,  # PL004 piped-dump-import
+    TeeDevNullRule,  # PL101 tee-devnull
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in RULES}
