@@ -47,6 +47,7 @@ class Run:
     reports: list[FileReport] = field(default_factory=list)
     errors: int = 0
     diffs: int = 0
+    empty_folders: list[str] = field(default_factory=list)  # named folders without scripts
 
 
 @cli.command()
@@ -103,6 +104,8 @@ def check(paths, fix, unsafe_fixes, diff, show_fixes, statistics, select, extend
         raise Fatal(str(error)) from None
     if not run.reports and not run.errors:
         raise Fatal(f"no shell scripts found in {', '.join(paths)}")
+    for folder in run.empty_folders:
+        click.echo(f"pipelint: warning: no shell scripts found in {folder}", err=True)
 
     out = click.get_text_stream("stderr" if stdin_fix or diff else "stdout")
     options = RenderOptions(
@@ -159,7 +162,7 @@ def _targets(paths: tuple[str, ...], resolver: SettingsResolver, run: Run):
                     seen.add(script)
                     yield _Target(script, _display(script))
             if not found:
-                click.echo(f"pipelint: warning: no shell scripts found in {raw}", err=True)
+                run.empty_folders.append(raw)
         elif path.exists() or path.is_symlink():
             resolved = path.resolve()
             if resolved not in seen:

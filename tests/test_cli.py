@@ -197,7 +197,16 @@ def test_missing_path(tmp_path):
 
 def test_folder_without_scripts(tmp_path):
     (tmp_path / "readme.txt").write_text("hello\n")
-    assert_one_error_line(run_cli("check", ".", cwd=tmp_path), "no shell scripts found")
+    result = run_cli("check", ".", cwd=tmp_path)
+    assert_one_error_line(result, "no shell scripts found")
+    assert text(result)[1].count("\n") == 1
+
+
+def test_empty_folder_beside_scripts_is_a_warning(project):
+    (project / "docs").mkdir()
+    result = run_cli("check", "docs", "bad.sh", cwd=project)
+    assert result.returncode == 1
+    assert text(result)[1] == "pipelint: warning: no shell scripts found in docs\n"
 
 
 def test_binary_file(tmp_path):
