@@ -18,9 +18,8 @@
    A method that the kernel refuses (ENOSYS, EINVAL, EXDEV, ...) hands
    over to the next one, but only before any byte has moved.  Once bytes
    have moved, an error ends the operand (or, on the output, the
-   program), exactly as in cat: falling back in the middle could drop
-   or duplicate data, because a failed call may have moved part of its
-   range.
+   program), as cat 9.1 does around copy_file_range: falling back in the
+   middle could drop or duplicate data once bytes are in flight.
 
    Every method returns one of three results: COPY_DONE, COPY_TRY_NEXT
    (nothing moved, try the next method), or COPY_FAILED (the error has
@@ -36,7 +35,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -57,14 +55,14 @@
    than cat.  */
 enum { PIPE_WANT = 1 << 20 };
 
-/* 128 KiB: the read/write buffer, as in coreutils' io_blksize; larger
-   buffers gave no gain and fall out of a 256 KiB-1 MiB L2 cache.  It is
-   a multiple of 4 KiB and page-aligned so O_DIRECT outputs accept it.  */
+/* 128 KiB: the read/write buffer, the size coreutils' io_blksize gives
+   cat 9.1, so the fallback is never slower than cat.  It is a multiple of
+   4 KiB and page-aligned so that O_DIRECT outputs accept it.  */
 enum { IO_BUFSIZE = 128 * 1024 };
 
 /* 1 GiB: the length asked of one copy_file_range or sendfile call.  The
-   kernel caps a call at 2 GiB - 4 KiB anyway; 1 GiB keeps the count
-   exact in a 32-bit int and still copies a typical file in one call.  */
+   kernel caps one call at 2 GiB - 4 KiB (MAX_RW_COUNT) anyway; a round
+   1 GiB still copies most files in one call.  */
 enum { BIG_CHUNK = 1 << 30 };
 
 /* The 64 KiB pipe Linux gives by default, assumed if F_GETPIPE_SZ fails.  */
@@ -121,6 +119,7 @@ static bool out_write_only;
 
 static struct tee_file *tees;
 static size_t n_tees;
+static size_t n_live_tees;
 static bool tee_append;
 static bool show_stats;
 
@@ -176,15 +175,18 @@ note_moved (enum method m, size_t n)
 
 /* Whether ERRNUM, returned before any byte moved, means "this syscall
    cannot do this pair of descriptors" rather than a real I/O error:
-   ENOSYS (old kernel, seccomp), EINVAL (no splice support, pipe given
-   to copy_file_range), EOPNOTSUPP, EXDEV (copy_file_range across
-   filesystems since 5.19), EBADF (copy_file_range on O_APPEND), ESPIPE.
-   A genuine EBADF is then reported by the read/write fallback.  */
+   ENOSYS (old kernel, seccomp), EPERM (seccomp filters of some container
+   runtimes), EINVAL (no splice support, a pipe given to copy_file_range),
+   EOPNOTSUPP, EXDEV (copy_file_range across filesystems since 5.19),
+   EBADF (copy_file_range on O_APPEND), ETXTBSY, ESPIPE; the list cat 9.1
+   falls back on, plus ESPIPE.  A genuine error then comes again from
+   read/write, which reports it.  */
 static bool
 is_unsupported (int errnum)
 {
-  return (errnum == ENOSYS || errnum == EINVAL || errnum == EOPNOTSUPP
-          || errnum == EXDEV || errnum == EBADF || errnum == ESPIPE);
+  return (errnum == ENOSYS || errnum == EPERM || errnum == EINVAL
+          || errnum == EOPNOTSUPP || errnum == EXDEV || errnum == EBADF
+          || errnum == ETXTBSY || errnum == ESPIPE);
 }
 
 /* Whether ERRNUM from a call that both reads and writes (copy_file_range,
@@ -347,14 +349,15 @@ zero_means_fallback (struct input const *in)
 
 /* Tee files.  */
 
-/* Stop writing to tee file T after ERRNUM: report it once, close it, and
-   go on with the others and standard output, as GNU tee does.  */
+/* Stop writing to tee file T after an error: report REASON once, close
+   it, and go on with the others and standard output, as GNU tee does.  */
 static void
-tee_failed (struct tee_file *t, int errnum)
+tee_failed (struct tee_file *t, char const *reason)
 {
-  report (t->name, strerror (errnum));
+  report (t->name, reason);
   close (t->fd);
   t->dead = true;
+  n_live_tees--;
 }
 
 /* Write N bytes of BUF with write(2) to every live tee file, or, if
@@ -368,39 +371,34 @@ write_tees (char const *buf, size_t n, bool only_by_read)
       if (t->dead || (only_by_read && !t->by_read))
         continue;
       if (write_all (t->fd, buf, n) < 0)
-        tee_failed (t, errno);
+        tee_failed (t, strerror (errno));
       else
         t->got += n;
     }
 }
 
-/* Number of tee files still receiving bytes.  */
-static size_t
-live_tees (void)
-{
-  size_t live = 0;
-  for (size_t i = 0; i < n_tees; i++)
-    live += !tees[i].dead;
-  return live;
-}
-
-/* Read and drop exactly N bytes from pipe FD (we hold its write end or
-   know the bytes are there).  Return 0, or -1 with errno set.  */
+/* Take exactly N bytes out of our own pipe PFD with read(2) and write
+   them to TO_FD, or drop them if TO_FD is -1.  All N bytes leave the pipe
+   even if a write fails, so that the pipe is empty for the next use.
+   Return 0, or -1 with errno set to the first error.  */
 static int
-discard_from_pipe (int fd, size_t n)
+drain_by_read (int pfd, size_t n, int to_fd)
 {
+  int err = 0;
   while (0 < n)
     {
-      ssize_t r = safe_read (fd, iobuf, n < IO_BUFSIZE ? n : IO_BUFSIZE);
+      ssize_t r = safe_read (pfd, iobuf, n < IO_BUFSIZE ? n : IO_BUFSIZE);
       if (r <= 0)
         {
-          if (r == 0)
-            errno = EIO;
-          return -1;
+          err = err ? err : r == 0 ? EIO : errno;
+          break;
         }
+      if (0 <= to_fd && !err && write_all (to_fd, iobuf, r) < 0)
+        err = errno;
       n -= r;
     }
-  return 0;
+  errno = err;
+  return err ? -1 : 0;
 }
 
 /* Splice up to N bytes from pipe FROM to TO, looping over short counts.
@@ -446,91 +444,52 @@ open_own_pipe (int p[2], size_t *size)
 
 /* The copy methods, in the order main tries them.  */
 
-/* Regular file -> regular file with copy_file_range: the kernel copies
-   page cache to page cache (or reflinks, on btrfs/XFS), as cp and cat 9.1
-   do.  EXDEV across filesystems (ext4 -> tmpfs) and EBADF on O_APPEND
-   hand over to the next method.  */
-static enum copy_result
-copy_with_copy_file_range (struct input const *in)
+/* One call that moves bytes straight from IN_FD to standard output with
+   method M; its return value.
+   - copy_file_range, regular file -> regular file: the kernel copies page
+     cache to page cache (or reflinks, on btrfs/XFS), as cp and cat 9.1
+     do.  EXDEV across filesystems (ext4 -> tmpfs, since 5.19) and EBADF
+     on O_APPEND hand over to the next method.
+   - sendfile, regular file -> regular file where copy_file_range said
+     EXDEV: sendfile has no same-filesystem rule (ext4 -> tmpfs works).
+   - splice, when the input or the output is a pipe: file -> pipe passes
+     page-cache references, no copy at all; pipe -> file copies once, in
+     the kernel.  */
+static ssize_t
+move_once (enum method m, int in_fd)
 {
-  bool moved = false;
-  for (;;)
+  switch (m)
     {
-      ssize_t n = copy_file_range (in->fd, NULL, STDOUT_FILENO, NULL,
-                                   BIG_CHUNK, 0);
-      if (0 < n)
-        {
-          note_moved (M_COPY_FILE_RANGE, n);
-          moved = true;
-        }
-      else if (n == 0)
-        {
-          if (!moved && zero_means_fallback (in))
-            return COPY_TRY_NEXT;
-          method_used[M_COPY_FILE_RANGE] = true;
-          return COPY_DONE;
-        }
-      else if (errno == EINTR)
-        continue;
-      else if (!moved && is_unsupported (errno))
-        return COPY_TRY_NEXT;
-      else
-        return fail_operand (in, errno);
+    case M_COPY_FILE_RANGE:
+      return copy_file_range (in_fd, NULL, STDOUT_FILENO, NULL, BIG_CHUNK, 0);
+    case M_SENDFILE:
+      return sendfile (STDOUT_FILENO, in_fd, NULL, BIG_CHUNK);
+    default:
+      return splice (in_fd, NULL, STDOUT_FILENO, NULL, PIPE_WANT, 0);
     }
 }
 
-/* Regular file -> regular file with sendfile, for where copy_file_range
-   said EXDEV: sendfile has no same-filesystem rule (measured: it copies
-   ext4 -> tmpfs at page-cache speed).  */
+/* Copy IN to standard output with method M (copy_file_range, sendfile or
+   splice; see move_once) until a call returns 0, the end of the input
+   (a pipe with no writer left, or end of file).  NULL offsets make the
+   kernel use and advance the file offsets, as read/write would.  */
 static enum copy_result
-copy_with_sendfile (struct input const *in)
+copy_direct (struct input const *in, enum method m)
 {
   bool moved = false;
   for (;;)
     {
-      ssize_t n = sendfile (STDOUT_FILENO, in->fd, NULL, BIG_CHUNK);
+      ssize_t n = move_once (m, in->fd);
       if (0 < n)
         {
-          note_moved (M_SENDFILE, n);
+          note_moved (m, n);
           moved = true;
         }
       else if (n == 0)
         {
           if (!moved && zero_means_fallback (in))
             return COPY_TRY_NEXT;
-          method_used[M_SENDFILE] = true;
-          return COPY_DONE;
-        }
-      else if (errno == EINTR)
-        continue;
-      else if (!moved && is_unsupported (errno))
-        return COPY_TRY_NEXT;
-      else
-        return fail_operand (in, errno);
-    }
-}
-
-/* Input or output is a pipe: splice straight from one to the other.
-   file -> pipe passes page-cache references (no copy at all); pipe ->
-   file copies once, in the kernel.  A zero return is the end of the
-   input (a pipe with no writer left, or end of file).  */
-static enum copy_result
-copy_with_splice (struct input const *in)
-{
-  bool moved = false;
-  for (;;)
-    {
-      ssize_t n = splice (in->fd, NULL, STDOUT_FILENO, NULL, PIPE_WANT, 0);
-      if (0 < n)
-        {
-          note_moved (M_SPLICE, n);
-          moved = true;
-        }
-      else if (n == 0)
-        {
-          if (!moved && zero_means_fallback (in))
-            return COPY_TRY_NEXT;
-          method_used[M_SPLICE] = true;
+          method_used[m] = true;
           return COPY_DONE;
         }
       else if (errno == EINTR)
@@ -546,23 +505,15 @@ copy_with_splice (struct input const *in)
 
 /* The bytes already taken from the input into mid_pipe could not be
    spliced to standard output (which has no splice support, like
-   /dev/full or some ttys), and nothing reached it yet: write those
-   PENDING bytes with read/write so that none is lost, then let the
-   read/write method go on with the rest of the input.  */
+   /dev/full), and nothing reached it yet: write those PENDING bytes with
+   read/write so that none is lost, then let the read/write method go on
+   with the rest of the input.  */
 static enum copy_result
 rescue_mid_pipe (size_t pending)
 {
-  while (0 < pending)
-    {
-      ssize_t r = safe_read (mid_pipe[0], iobuf,
-                             pending < IO_BUFSIZE ? pending : IO_BUFSIZE);
-      if (r <= 0)
-        write_error (r == 0 ? EIO : errno);
-      if (write_all (STDOUT_FILENO, iobuf, r) < 0)
-        write_error (errno);
-      note_moved (M_READWRITE, r);
-      pending -= r;
-    }
+  if (drain_by_read (mid_pipe[0], pending, STDOUT_FILENO) < 0)
+    write_error (errno);
+  note_moved (M_READWRITE, pending);
   return COPY_TRY_NEXT;
 }
 
@@ -645,16 +596,14 @@ tee_into_file_via_dup (int in_fd, struct tee_file *t, size_t n)
       wait_fd (in_fd, POLLIN);
   if (d < 0)
     {
-      tee_failed (t, errno);
+      tee_failed (t, strerror (errno));
       return;
     }
   if ((size_t) d != n)
     {
       /* Impossible by the argument above; never deliver a short copy.  */
-      report (t->name, "tee(2) duplicated fewer bytes than expected");
-      close (t->fd);
-      t->dead = true;
-      discard_from_pipe (dup_pipe[0], d);
+      tee_failed (t, "tee(2) duplicated fewer bytes than expected");
+      drain_by_read (dup_pipe[0], d, -1);
       return;
     }
 
@@ -662,29 +611,17 @@ tee_into_file_via_dup (int in_fd, struct tee_file *t, size_t n)
   t->got += done;
   if (done == n)
     return;
-  int err = errno;
-  if (t->got == 0 && is_unsupported (err))
+  if (t->got == 0 && is_unsupported (errno))
     {
       t->splice_ok = false;
-      while (0 < n)
-        {
-          ssize_t r = safe_read (dup_pipe[0], iobuf,
-                                 n < IO_BUFSIZE ? n : IO_BUFSIZE);
-          if (r <= 0)
-            break;
-          if (write_all (t->fd, iobuf, r) < 0)
-            {
-              tee_failed (t, errno);
-              discard_from_pipe (dup_pipe[0], n - r);
-              return;
-            }
-          t->got += r;
-          n -= r;
-        }
+      if (drain_by_read (dup_pipe[0], n, t->fd) < 0)
+        tee_failed (t, strerror (errno));
+      else
+        t->got += n;
       return;
     }
-  tee_failed (t, err);
-  discard_from_pipe (dup_pipe[0], n - done);
+  tee_failed (t, strerror (errno));
+  drain_by_read (dup_pipe[0], n - done, -1);
 }
 
 /* Whether dup_pipe is open and can take everything an input pipe of
@@ -751,7 +688,7 @@ deliver_to_tees (struct input const *in, size_t in_size, size_t n)
               consumer->by_read = true;
             }
           else
-            tee_failed (consumer, errno);
+            tee_failed (consumer, strerror (errno));
         }
     }
 
@@ -847,7 +784,7 @@ copy_operand (struct input const *in)
   if (in_reg)
     posix_fadvise (in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
-  if (0 < live_tees ())
+  if (0 < n_live_tees)
     {
       if (in_pipe && out_is_pipe)
         r = copy_with_tee (in);
@@ -859,16 +796,16 @@ copy_operand (struct input const *in)
     {
       if (in_reg && out_is_reg)
         {
-          r = copy_with_copy_file_range (in);
+          r = copy_direct (in, M_COPY_FILE_RANGE);
           if (r == COPY_TRY_NEXT)
-            r = copy_with_sendfile (in);
+            r = copy_direct (in, M_SENDFILE);
         }
       if (r == COPY_TRY_NEXT)
         {
           if (in_pipe)
             raise_pipe (in->fd);
           r = (in_pipe || out_is_pipe
-               ? copy_with_splice (in)
+               ? copy_direct (in, M_SPLICE)
                : copy_with_splice_via_pipe (in));
         }
     }
@@ -910,12 +847,23 @@ open_tees (void)
           t->dead = true;
           continue;
         }
+      n_live_tees++;
       if (S_ISFIFO (st.st_mode))
         raise_pipe (t->fd);
       /* splice into regular files and pipes only; O_APPEND gets EINVAL.  */
       t->splice_ok = ((S_ISREG (st.st_mode) && !tee_append)
                       || S_ISFIFO (st.st_mode));
     }
+}
+
+/* Exit successfully after --help or --version, unless writing their text
+   failed (splicecat --version >/dev/full reports ENOSPC, as cat does).  */
+static _Noreturn void
+exit_after_text (void)
+{
+  if (fclose (stdout) != 0)
+    write_error (errno);
+  exit (EXIT_SUCCESS);
 }
 
 /* Print the usage message and exit with STATUS.  */
@@ -945,6 +893,8 @@ Examples:\n\
   producer | %s --tee log | consumer\n\
                              Keep a copy of a stream in log.\n",
             PROGRAM_NAME, PROGRAM_NAME, PROGRAM_NAME, PROGRAM_NAME);
+  if (status == EXIT_SUCCESS)
+    exit_after_text ();
   exit (status);
 }
 
@@ -964,7 +914,8 @@ main (int argc, char **argv)
      make that the program name, not the path it was run by.  */
   argv[0] = (char *) PROGRAM_NAME;
   tees = calloc (argc, sizeof *tees);
-  if (!tees)
+  iobuf = aligned_alloc (4096, IO_BUFSIZE);
+  if (!tees || !iobuf)
     {
       report ("error", strerror (errno));
       return EXIT_FAILURE;
@@ -987,7 +938,7 @@ main (int argc, char **argv)
         break;
       case 'V':
         printf ("%s %s\n", PROGRAM_NAME, PROGRAM_VERSION);
-        return EXIT_SUCCESS;
+        exit_after_text ();
       default:
         usage (EXIT_FAILURE);
       }
@@ -1005,13 +956,6 @@ main (int argc, char **argv)
                         || (out_flags & O_DIRECT)));
   if (out_is_pipe)
     raise_pipe (STDOUT_FILENO);
-
-  iobuf = aligned_alloc (4096, IO_BUFSIZE);
-  if (!iobuf)
-    {
-      report ("error", strerror (errno));
-      return EXIT_FAILURE;
-    }
   open_tees ();
 
   static char *const stdin_only[] = { (char *) "-", NULL };
@@ -1021,19 +965,12 @@ main (int argc, char **argv)
     {
       struct input in = { .name = *operands };
       bool is_stdin = strcmp (in.name, "-") == 0;
-      if (is_stdin)
+      read_stdin |= is_stdin;
+      in.fd = is_stdin ? STDIN_FILENO : open (in.name, O_RDONLY | O_CLOEXEC);
+      if (in.fd < 0)
         {
-          read_stdin = true;
-          in.fd = STDIN_FILENO;
-        }
-      else
-        {
-          in.fd = open (in.name, O_RDONLY | O_CLOEXEC);
-          if (in.fd < 0)
-            {
-              report (in.name, strerror (errno));
-              continue;
-            }
+          report (in.name, strerror (errno));
+          continue;
         }
 
       if (fstat (in.fd, &in.st) < 0)

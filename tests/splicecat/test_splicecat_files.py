@@ -225,6 +225,15 @@ def test_version(sc):
     assert (r.returncode, r.stdout, r.stderr) == (0, b"splicecat 0.1.0\n", "")
 
 
+@pytest.mark.parametrize("option", ["--version", "--help"])
+def test_text_to_a_full_disk(sc, option):
+    with open("/dev/full", "wb") as full:
+        r = sc.run(option, stdout=full)
+        ref = gnu("cat", option, stdout=full)
+    assert r.returncode == ref.returncode == 1
+    assert r.stderr == "splicecat: write error: No space left on device\n"
+
+
 def test_help(sc):
     r = sc.run("--help")
     assert r.returncode == 0
