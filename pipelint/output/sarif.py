@@ -1,0 +1,188 @@
+"""SARIF 2.1.0, the format GitHub code scanning and other result viewers read.
+
+One run: the driver names pipelint, its version and only the rules that fired
+(each with its document as help), results carry 1-based regions counted in
+Unicode code points (`columnKind`), and findings that `--fix` would apply with
+the current flags carry `fixes`. Paths relative to the working directory are
+given relative to `%SRCROOT%`, which is how GitHub matches them to the
+checkout. Parse failures become tool notifications: they make the exit status
+1 just like findings, so CI must be able to show them.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import urllib.parse
+from pathlib import Path
+from typing import TextIO
+
+from pipelint import __version__, registry, ruledocs
+from pipelint.finding import Edit, Finding, Severity
+from pipelint.linter import FileReport
+from pipelint.output.common import RULES_URL, RenderOptions, is_fixable, rule_url, span
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+INFORMATION_URI = RULES_URL.split("/blob/", 1)[0]
+SOURCE_ROOT = "%SRCROOT%"
+
+# SARIF's levels are none, note, warning and error; pipelint has no "none".
+LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
+
+PARSE_FAILURE_TEXT = "could not parse from here; the rest of the file was checked"
+
+_RELATIVE_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|#|/)([^)\s]+)\)", re.IGNORECASE)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def text(value: str) -> str:
+    """A string UTF-8 JSON can carry: undecodable bytes (lone surrogates) become U+FFFD."""
+    return _SURROGATE.sub("\ufffd", value)
+
+
+def artifact_location(report: FileReport) -> dict:
+    """The file as a URI: relative to %SRCROOT% (the working directory) when it can be."""
+    name = report.display_name
+    raw = os.fsencode(name)
+    if Path(name).is_absolute():
+        return {"uri": "file://" + urllib.parse.quote(raw)}
+    relative = raw[2:] if raw.startswith(b"./") else raw
+    return {"uri": urllib.parse.quote(relative), "uriBaseId": SOURCE_ROOT}
+
+
+def region(report: FileReport, start: int, end: int) -> dict:
+    where = span(report, start, end)
+    return {
+        "startLine": where.row,
+        "startColumn": where.column,
+        "endLine": where.end_row,
+        "endColumn": where.end_column,
+    }
+
+
+def section(markdown: str, heading: str) -> str:
+    """The body of one `## heading` section of a rule document, stripped."""
+    match = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", markdown, re.MULTILINE | re.DOTALL)
+    return match.group(1).strip() if match else ""
+
+
+def absolute_links(markdown: str) -> str:
+    """Relative links between rule documents point to their published copies."""
+    base = RULES_URL.rsplit("/", 1)[0] + "/"
+    return _RELATIVE_LINK.sub(lambda m: f"]({urllib.parse.urljoin(base, m.group(1))})", markdown)
+
+
+def rule_descriptor(code: str, fallback: Finding) -> dict:
+    rule = registry.lookup(code)
+    name = rule.name if rule else fallback.name
+    severity = rule.severity if rule else fallback.severity
+    document = absolute_links(ruledocs.read(rule)) if rule else ""
+    what = section(document, "What it does") or fallback.message
+    first_paragraph = " ".join(what.split("\n\n", 1)[0].split())
+    first_sentence = re.match(r"(.+?[.!?])(?:\s|$)", first_paragraph)
+    descriptor = {
+        "id": code,
+        "name": name,
+        "shortDescription": {"text": text(first_sentence.group(1) if first_sentence else first_paragraph)},
+        "fullDescription": {"text": text(what)},
+        "helpUri": rule_url(fallback),
+        "defaultConfiguration": {"level": LEVELS[severity]},
+    }
+    if document:
+        descriptor["help"] = {"text": text(document), "markdown": text(document)}
+    if rule:
+        descriptor["properties"] = {"fixAvailability": rule.fix_availability.value}
+    return descriptor
+
+
+def replacement(report: FileReport, edit: Edit) -> dict:
+    change: dict = {"deletedRegion": region(report, edit.start, edit.end)}
+    if edit.content:
+        try:
+            change["insertedContent"] = {"text": edit.content.decode("utf-8")}
+        except UnicodeDecodeError:
+            # Bytes that are not UTF-8 travel exactly, base64-encoded.
+            change["insertedContent"] = {"binary": base64.b64encode(edit.content).decode("ascii")}
+    return change
+
+
+def result(report: FileReport, finding: Finding, rule_index: int, options: RenderOptions) -> dict:
+    location = artifact_location(report)
+    entry = {
+        "ruleId": finding.code,
+        "ruleIndex": rule_index,
+        "level": LEVELS[finding.severity],
+        "message": {"text": text(finding.message)},
+        "locations": [{"physicalLocation": {"artifactLocation": location, "region": region(report, finding.start, finding.end)}}],
+    }
+    if finding.fix is not None and is_fixable(finding, options.unsafe_fixes):
+        entry["fixes"] = [
+            {
+                "description": {"text": text(finding.fix.title)},
+                "artifactChanges": [
+                    {"artifactLocation": location, "replacements": [replacement(report, e) for e in finding.fix.edits]}
+                ],
+            }
+        ]
+        entry["properties"] = {"fixApplicability": finding.fix.applicability.value}
+    return entry
+
+
+def notifications(reports: list[FileReport]) -> list[dict]:
+    found = []
+    for report in reports:
+        for failure in report.parse_failures:
+            found.append(
+                {
+                    "descriptor": {"id": "parse-error"},
+                    "level": "error",
+                    "message": {"text": PARSE_FAILURE_TEXT},
+                    "locations": [
+                        {
+                            "physicalLocation": {
+                                "artifactLocation": artifact_location(report),
+                                "region": region(report, failure.start, failure.end),
+                            }
+                        }
+                    ],
+                }
+            )
+    return found
+
+
+def sarif_log(reports: list[FileReport], options: RenderOptions) -> dict:
+    """The whole log as a dict (what `render` prints)."""
+    first_of: dict[str, Finding] = {}
+    for report in reports:
+        for finding in report.findings:
+            first_of.setdefault(finding.code, finding)
+    codes = sorted(first_of)
+    index = {code: i for i, code in enumerate(codes)}
+    results = [
+        result(report, finding, index[finding.code], options) for report in reports for finding in report.findings
+    ]
+    run = {
+        "tool": {
+            "driver": {
+                "name": "pipelint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": [rule_descriptor(code, first_of[code]) for code in codes],
+            }
+        },
+        "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications(reports)}],
+        "originalUriBaseIds": {SOURCE_ROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+    }
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+
+
+def render(reports: list, options: RenderOptions, out: TextIO) -> None:
+    json.dump(sarif_log(reports, options), out, indent=2, ensure_ascii=False)
+    out.write("\n")
