@@ -1,0 +1,59 @@
+"""PL103 stray-tee: `a | tee debug.log | b` where nothing ever mentions debug.log again."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pipelint import syntax, tee_command
+from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
+from pipelint.pipeline import Pipeline
+from pipelint.rule import Context, Rule
+
+
+def _mentioned_elsewhere(value: bytes, start: int, end: int, source: bytes) -> bool:
+    """Whether the file's name appears anywhere else in the script, comments included.
+
+    Matching the base name is deliberately generous: `tee /tmp/run.log` is taken
+    as used when a later line reads "$TMPDIR/run.log" or mentions run.log at all.
+    """
+    name = value.rstrip(b"/").rsplit(b"/", 1)[-1]
+    if not name:
+        return True
+    return name in source[:start] or name in source[end:]
+
+
+class StrayTeeRule(Rule):
+    code = "PL103"
+    name = "stray-tee"
+    severity = Severity.INFO
+    fix_availability = FixAvailability.NEVER
+
+    def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
+        stages = pipeline.stages
+        for index in range(1, len(stages) - 1):
+            stage = stages[index]
+            tee = tee_command.parse(stage)
+            if tee is None or not tee.files:
+                continue
+            values = tee.file_values
+            if any(value is None or value == b"-" or value.startswith(b"/dev/") for value in values):
+                continue  # computed names, stdout again, devices: not a forgotten file
+            if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in stage.all_redirects):
+                continue
+            if any(_mentioned_elsewhere(v, f.start_byte, f.end_byte, context.source) for v, f in zip(values, tee.files)):
+                continue
+            names = " ".join(syntax.text(f).decode("utf-8", "replace") for f in tee.files)
+            fix = None
+            if b"#" not in context.source[stage.end : stages[index + 1].start]:
+                fix = self.fix(
+                    f"Remove the `tee {names}` stage if nothing reads the copy",
+                    Applicability.DISPLAY_ONLY,
+                    Edit.delete(stage.start, stages[index + 1].start),
+                )
+            yield self.finding(
+                f"`tee` copies the pipeline into {names}, which the script never mentions again: "
+                "a debugging copy left behind costs a process and a write of every byte",
+                stage.start,
+                stage.end,
+                fix,
+            )

@@ -1,0 +1,107 @@
+"""PL103 stray-tee: a mid-pipeline copy into a file nothing mentions again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from harness import assert_lint, codes, fix, lint, run_script
+
+from pipelint.finding import Applicability, Severity
+from pipelint.fixer import apply_edits
+
+DOC = Path(__file__).parent.parent.parent / "rules" / "PL103-stray-tee.md"
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "sort words.txt | tee sorted.debug | uniq -c",
+        "sort words.txt | tee -a /tmp/sorted.debug | uniq -c",
+        "sort words.txt | tee 'my debug.txt' | uniq -c",
+        "sort words.txt | tee a.debug b.debug | uniq -c",
+        "sort words.txt | tee -- sorted.debug | uniq -c",
+        "n=$(sort words.txt | tee sorted.debug | wc -l)",
+        "sort words.txt | tee sorted.debug 2>/dev/null | uniq -c",
+        "f() {\n  sort words.txt | tee sorted.debug | uniq -c\n}\nf",
+    ],
+)
+def test_reports(script):
+    (finding,) = assert_lint(script, "PL103")
+    assert finding.severity is Severity.INFO
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # Logs kept on purpose: the tee is the last stage.
+        "make 2>&1 | tee build.log",
+        "./configure | tee -a config.out",
+        # The file is used again, or named in a comment.
+        "sort words.txt | tee sorted.txt | uniq -c\nwc -l sorted.txt",
+        "rm -f sorted.txt\nsort words.txt | tee sorted.txt | uniq -c",
+        "sort words.txt | tee /tmp/sorted.txt | uniq -c\ngzip \"$TMPDIR/sorted.txt\"",
+        "# sorted.txt keeps the list for the audit\nsort words.txt | tee sorted.txt | uniq -c",
+        "sort words.txt | tee a.txt b.txt | uniq -c\ncat b.txt",
+        # Not a literal file.
+        'sort words.txt | tee "$log" | uniq -c',
+        "sort words.txt | tee \"$(date +%F).log\" | uniq -c",
+        "sort words.txt | tee >(gzip > s.gz) | uniq -c",
+        "sort words.txt | tee *.log | uniq -c",
+        # Devices and stdout.
+        "sort words.txt | tee /dev/stderr | uniq -c",
+        "sort words.txt | tee /dev/tty | uniq -c",
+        "sort words.txt | tee - | uniq -c",
+        "sort words.txt | tee /dev/null | uniq -c",  # PL101
+        # Output redirected: not a pass-through.
+        "sort words.txt | tee x.debug > y.debug | uniq -c",
+        "sort words.txt | tee --help | uniq -c",
+    ],
+)
+def test_leaves_alone(script):
+    assert "PL103" not in codes(script)
+
+
+def test_display_only_advice_removes_the_stage():
+    (finding,) = lint("sort words.txt | tee sorted.debug | uniq -c\n")
+    assert finding.fix.applicability is Applicability.DISPLAY_ONLY
+    assert apply_edits(b"sort words.txt | tee sorted.debug | uniq -c\n", list(finding.fix.edits)) == (
+        b"sort words.txt | uniq -c\n"
+    )
+    assert fix("sort words.txt | tee sorted.debug | uniq -c\n", unsafe=True) == b"sort words.txt | tee sorted.debug | uniq -c\n"
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "sort words.txt | tee sorted.debug | uniq -c\n",
+        "grep 500 access.log \\\n  | tee -a step1.debug \\\n  | wc -l\n",
+        'n=$(sort "my file.txt" | tee "my debug.txt" | wc -l); echo "$n"\n',
+    ],
+)
+def test_advice_keeps_the_output(script, tmp_path):
+    """Removing the stage changes only the debug file left behind."""
+    (finding,) = [f for f in lint(script) if f.code == "PL103"]
+    advised = apply_edits(script.encode(), list(finding.fix.edits))
+    before = run_script(script.encode(), tmp_path / "before")
+    after = run_script(advised, tmp_path / "after")
+    assert (after.stdout, after.status) == (before.stdout, before.status)
+    assert set(before.files) - set(after.files) and set(after.files) <= set(before.files)
+
+
+def test_documented_example_and_advice_print_the_same(tmp_path):
+    text = DOC.read_text()
+    example = text.split("## Example\n```bash\n")[1].split("```")[0]
+    instead = text.split("## Use instead\n```bash\n")[1].split("```")[0]
+    before = run_script(example.encode(), tmp_path / "before")
+    after = run_script(instead.encode(), tmp_path / "after")
+    assert before.stdout == after.stdout and before.stdout
+
+
+def test_no_advice_edit_across_a_comment():
+    (finding,) = lint("sort words.txt | tee sorted.debug |  # why\n  uniq -c\n")
+    assert finding.code == "PL103" and finding.fix is None
+
+
+def test_not_reported_inside_a_parse_error():
+    assert "PL103" not in codes("if true; then\n sort words.txt | tee s.debug | uniq -c\nfi fi\n")
