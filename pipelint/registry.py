@@ -8,6 +8,8 @@ from pipelint.rules.pl002_useless_cat_heredoc import UselessCatHeredocRule
 from pipelint.rules.pl003_pass_through_cat import PassThroughCatRule
 from pipelint.rules.pl004_piped_dump_import import PipedDumpImportRule
 from pipelint.rules.pl101_tee_devnull import TeeDevNullRule
+from pipelint.rules.pl102_tee_slow_mount import TeeSlowMountRule
+from pipelint.rules.pl103_stray_tee import StrayTeeRule
 
 RULES: tuple[type[Rule], ...] = (
     UselessCatRule,  # PL001 useless-cat
@@ -15,6 +17,8 @@ RULES: tuple[type[Rule], ...] = (
     PassThroughCatRule,  # PL003 pass-through-cat
     PipedDumpImportRule,  # PL004 piped-dump-import
     TeeDevNullRule,  # PL101 tee-devnull
+    TeeSlowMountRule,  # PL102 tee-slow-mount
+    StrayTeeRule,  # PL103 stray-tee
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in RULES}
