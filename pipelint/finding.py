@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from enum import Enum
 
 
@@ -65,8 +65,6 @@ class Finding:
     start: int  # byte offsets into the source
     end: int
     fix: Fix | None = None
-    # Set by the checker when the finding is reported; the rule leaves them alone.
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def with_fix(self, fix: Fix | None) -> "Finding":
-        return Finding(self.code, self.name, self.severity, self.message, self.start, self.end, fix, self.extra)
+        return replace(self, fix=fix)

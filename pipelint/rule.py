@@ -25,7 +25,8 @@ class Context:
     path: str | None = None
     settings: "object | None" = None  # pipelint.config.Settings; typed loosely to avoid a cycle
     mountinfo: "str | None" = None  # a mountinfo-format file to read instead of /proc/self/mountinfo
-    _extras: dict = field(default_factory=dict)
+    # Per-file facts a rule computes once and reuses for every node, by rule code.
+    memo: dict = field(default_factory=dict)
 
     @cached_property
     def functions(self) -> frozenset[bytes]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipelint import syntax
-from pipelint.dialect import Dialect
 from pipelint.finding import Applicability, Edit
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
@@ -65,7 +64,3 @@ def rewrite(pipeline: Pipeline, context: Context, redirect: bytes, *, unsafe: bo
         Edit.insert(consumer.command.end_byte, b" " + redirect),
     )
     return StdinRewrite(edits, Applicability.UNSAFE if unsafe else Applicability.SAFE, consumer_label(consumer))
-
-
-def is_sh(context: Context) -> bool:
-    return context.dialect is Dialect.SH

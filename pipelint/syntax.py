@@ -8,23 +8,6 @@ from collections.abc import Iterator
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-# Statement-level nodes that run in the current shell when they stand alone
-# and in a subshell when they are a pipeline stage.
-COMPOUND_COMMANDS = frozenset(
-    {
-        "while_statement",
-        "for_statement",
-        "c_style_for_statement",
-        "if_statement",
-        "case_statement",
-        "compound_statement",
-        "subshell",
-        "function_definition",
-        "test_command",
-        "negated_command",
-    }
-)
-
 # Builtins whose effect on the current shell (variables, cwd, exit, options)
 # stays visible once they stop being a pipeline stage.
 STATE_CHANGING_BUILTINS = frozenset(
@@ -128,13 +111,6 @@ def has_assignments(command: Node) -> bool:
     return any(child.type == "variable_assignment" for child in command.children)
 
 
-def is_literal_word(node: Node) -> bool:
-    """A word that expands to exactly itself: no quoting, expansion or glob."""
-    if node.type != "word" or node.named_child_count:
-        return False
-    return not any(ch in text(node) for ch in b"*?[]{}$`\\'\"~")
-
-
 def literal_value(node: Node) -> bytes | None:
     """The value a word expands to when it is fully static, else None.
 
@@ -161,11 +137,6 @@ def literal_value(node: Node) -> bytes | None:
     if node.type == "number":
         return text(node)
     return None
-
-
-def is_option(node: Node) -> bool:
-    value = literal_value(node)
-    return value is not None and value.startswith(b"-") and value != b"-"
 
 
 def _has_glob_or_braces(value: bytes) -> bool:
