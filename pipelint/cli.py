@@ -12,7 +12,7 @@ import click
 
 from pipelint import __version__, registry
 from pipelint.config import ConfigError, Overrides, SettingsResolver
-from pipelint.discovery import walk_scripts
+from pipelint.discovery import is_shell_script, walk_scripts
 from pipelint.fixer import write_atomically
 from pipelint.linter import FileReport, InputError, ensure_text, process, read_script
 from pipelint.output import FORMATS, HUMAN_FORMATS, RenderOptions
@@ -48,6 +48,7 @@ class Run:
     errors: int = 0
     diffs: int = 0
     empty_folders: list[str] = field(default_factory=list)  # named folders without scripts
+    skipped: int = 0  # named files left out by --force-exclude / --only-shell
 
 
 @cli.command()
@@ -73,8 +74,11 @@ class Run:
 @click.option("--config", "config_file", type=click.Path(path_type=Path), default=None, help="Use this config file only.")
 @click.option("--mounts", type=click.Path(path_type=str), default=None, help="Read mounts from this mountinfo file.")
 @click.option("--slow-mount", "slow_mounts", multiple=True, help="A path prefix on a slow filesystem (repeatable).")
+@click.option("--force-exclude", is_flag=True, help="Apply `exclude` to files named on the command line too.")
+@click.option("--only-shell", is_flag=True, help="Skip named files that are not shell scripts (by extension or shebang).")
 def check(paths, fix, unsafe_fixes, diff, show_fixes, statistics, select, extend_select, ignore, exit_zero,
-          exit_non_zero_on_fix, quiet, output_format, stdin_filename, config_file, mounts, slow_mounts) -> None:  # fmt: skip
+          exit_non_zero_on_fix, quiet, output_format, stdin_filename, config_file, mounts, slow_mounts,
+          force_exclude, only_shell) -> None:  # fmt: skip
     """Lint shell scripts (files, folders, `-` for stdin; default `.`)."""
     overrides = Overrides(
         select=_split(select) or None,
@@ -98,11 +102,11 @@ def check(paths, fix, unsafe_fixes, diff, show_fixes, statistics, select, extend
     stdin_fix = writes_fixes and "-" in paths
     run = Run()
     try:
-        for target in _targets(paths, resolver, run):
+        for target in _targets(paths, resolver, run, force_exclude, only_shell):
             _check_one(target, resolver, run, fix or diff, writes_fixes, diff, mounts, stdin_filename)
     except ConfigError as error:
         raise Fatal(str(error)) from None
-    if not run.reports and not run.errors:
+    if not run.reports and not run.errors and not run.skipped:
         raise Fatal(f"no shell scripts found in {', '.join(paths)}")
     for folder in run.empty_folders:
         click.echo(f"pipelint: warning: no shell scripts found in {folder}", err=True)
@@ -146,7 +150,7 @@ class _Target:
     display_name: str
 
 
-def _targets(paths: tuple[str, ...], resolver: SettingsResolver, run: Run):
+def _targets(paths: tuple[str, ...], resolver: SettingsResolver, run: Run, force_exclude=False, only_shell=False):
     seen: set[Path] = set()
     for raw in paths:
         if raw == "-":
@@ -164,6 +168,12 @@ def _targets(paths: tuple[str, ...], resolver: SettingsResolver, run: Run):
             if not found:
                 run.empty_folders.append(raw)
         elif path.exists() or path.is_symlink():
+            # pre-commit names every file itself; these make it pick like discovery does.
+            if (force_exclude and resolver.for_path(path).is_excluded(path)) or (
+                only_shell and path.is_file() and not is_shell_script(path)
+            ):
+                run.skipped += 1
+                continue
             resolved = path.resolve()
             if resolved not in seen:
                 seen.add(resolved)

@@ -1,0 +1,221 @@
+"""The pre-commit hooks, run for real: `pre-commit try-repo` against this checkout.
+
+A throw-away git repository holds a script pipelint must flag (`bad.sh`), a
+clean one, an extension-less, non-executable script with a shell shebang
+(`tool`, which identify does not tag `shell`) and a README whose text looks
+like a pipeline. One `try-repo --all-files` runs the three hooks of
+.pre-commit-hooks.yaml in id order: `pipelint`, `pipelint-all`, `pipelint-fix`.
+Each try-repo installs the hook environment afresh in a temporary store (it
+pip-installs this checkout, building splicecat), which takes most of the
+25-50 s, so all three hooks share one run. try-repo includes uncommitted
+changes to tracked and staged files, not untracked ones.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from harness import assert_same_behaviour
+
+from pipelint.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BAD = b"#!/bin/sh\ncat access.log | grep -c ' 500 '\n"
+BAD_FIXED = b"#!/bin/sh\ngrep -c ' 500 ' < access.log\n"
+CLEAN = b"#!/bin/sh\nwc -l < words.txt\n"
+TOOL = b"#!/bin/sh\ncat data.csv | sort\n"
+README = b"Count the errors with `cat access.log | grep 500`.\n"
+
+
+def git_free_env(**extra: str) -> dict[str, str]:
+    """The environment without GIT_* variables (set when the suite runs inside a git hook)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    env.update(extra)
+    return env
+
+
+def hook_sections(output: str) -> dict[str, tuple[str, str]]:
+    """hook id → (status line, the hook's output), from `pre-commit run --verbose`."""
+    parts = re.split(r"^- hook id: (\S+)\n", output, flags=re.MULTILINE)
+    sections = {}
+    for index in range(1, len(parts), 2):
+        status = parts[index - 1].rstrip("\n").rsplit("\n", 1)[-1]
+        body = parts[index + 1]
+        sections[parts[index]] = (status, body)
+    return sections
+
+
+def named_files(body: str) -> set[str]:
+    """The files pipelint reported (`path:row:col: CODE …` lines)."""
+    return set(re.findall(r"^(\S+):\d+:\d+: PL\d+", body, flags=re.MULTILINE))
+
+
+@pytest.fixture(scope="module")
+def hook_run(tmp_path_factory):
+    project = tmp_path_factory.mktemp("project")
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    env = git_free_env(PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never")
+    (project / "bad.sh").write_bytes(BAD)
+    (project / "clean.sh").write_bytes(CLEAN)
+    (project / "tool").write_bytes(TOOL)
+    (project / "README.md").write_bytes(README)
+    os.chmod(project / "tool", 0o644)  # not executable: identify gives it no `shell` tag
+    for command in (
+        ["git", "init", "-q"],
+        ["git", "config", "user.email", "test@example.com"],
+        ["git", "config", "user.name", "pipelint tests"],
+        ["git", "config", "commit.gpgsign", "false"],
+        ["git", "add", "."],
+        ["git", "commit", "-q", "-m", "scripts"],
+    ):
+        subprocess.run(command, cwd=project, env=env, check=True, capture_output=True)
+    completed = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "--all-files", "--verbose", "--color", "never"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        stdin=subprocess.DEVNULL,
+    )
+    output = completed.stdout + completed.stderr
+    if "An unexpected error has occurred" in output:
+        # Most likely `pip install` of this checkout failed (pyproject.toml,
+        # runtime/CMakeLists.txt): users could not install the hook either.
+        log = home / "pre-commit.log"
+        detail = log.read_text(errors="replace") if log.is_file() else ""
+        pytest.fail(f"pre-commit could not set up the hook:\n{output}\n{detail[-4000:]}")
+    if "Traceback (most recent call last)" in output:
+        # try-repo copies modified tracked files but not untracked ones: in a
+        # shared work tree, a registry line naming an uncommitted rule shows here.
+        pytest.fail(f"pipelint crashed inside the hook:\n{output}")
+    return project, completed.returncode, output, hook_sections(output)
+
+
+def test_the_run_fails_and_runs_every_hook(hook_run):
+    _, status, output, sections = hook_run
+    assert status == 1, output
+    assert list(sections) == ["pipelint", "pipelint-all", "pipelint-fix"], output
+
+
+def test_check_hook_names_only_the_bad_script(hook_run):
+    _, _, output, sections = hook_run
+    status, body = sections["pipelint"]
+    assert status.endswith("Failed"), output
+    assert "- exit code: 1" in body
+    # The clean script is passed and has nothing to report; the README and the
+    # extension-less script are not shell files to identify: never passed.
+    assert named_files(body) == {"bad.sh"}
+    assert "bad.sh:2:1: PL001" in body
+
+
+def test_all_hook_reaches_the_extensionless_script_and_skips_text(hook_run):
+    _, _, output, sections = hook_run
+    status, body = sections["pipelint-all"]
+    assert status.endswith("Failed"), output
+    # pre-commit hands it README.md and clean.sh too: `--only-shell` skips the
+    # README, and the clean script has nothing to report.
+    assert named_files(body) == {"bad.sh", "tool"}
+    assert "tool:2:1: PL001" in body
+
+
+def test_fix_hook_rewrites_the_bad_script(hook_run, tmp_path):
+    project, _, output, sections = hook_run
+    status, body = sections["pipelint-fix"]
+    assert status.endswith("Failed"), output
+    assert "files were modified by this hook" in body
+    assert (project / "bad.sh").read_bytes() == BAD_FIXED
+    assert (project / "clean.sh").read_bytes() == CLEAN
+    assert (project / "README.md").read_bytes() == README
+    # `types: [shell]` does not reach the extension-less script: left as it was.
+    assert (project / "tool").read_bytes() == TOOL
+    changed = subprocess.run(
+        ["git", "status", "--porcelain"], cwd=project, env=git_free_env(), capture_output=True, text=True, check=True
+    ).stdout
+    assert changed.split() == ["M", "bad.sh"]
+    assert_same_behaviour(BAD, BAD_FIXED, tmp_path, "dash")
+
+
+def test_hook_sections_parses_pre_commit_output():
+    output = (
+        "pipelint....Failed\n- hook id: pipelint\n- duration: 0.1s\n- exit code: 1\n\nbad.sh:2:1: PL001 x\n\n"
+        "pipelint (fix)....Passed\n- hook id: pipelint-fix\n- duration: 0.1s\n"
+    )
+    sections = hook_sections(output)
+    assert sections["pipelint"][0] == "pipelint....Failed"
+    assert "bad.sh:2:1" in sections["pipelint"][1]
+    assert sections["pipelint-fix"][0] == "pipelint (fix)....Passed"
+    assert named_files(sections["pipelint"][1]) == {"bad.sh"}
+    assert named_files(sections["pipelint-fix"][1]) == set()
+
+
+# The flags the hooks pass, checked without pre-commit.
+
+
+def check(folder: Path, monkeypatch, *args: str):
+    monkeypatch.chdir(folder)
+    return CliRunner().invoke(cli, ["check", "--output-format", "concise", *args])
+
+
+def reported(output: str) -> set[str]:
+    return set(re.findall(r"^(\S+):\d+:\d+: PL\d+", output, flags=re.MULTILINE))
+
+
+@pytest.fixture
+def named(tmp_path):
+    """Files pre-commit may name: shell scripts by extension or shebang, and other text."""
+    (tmp_path / "bad.sh").write_bytes(BAD)
+    (tmp_path / "tool").write_bytes(TOOL)  # no extension, not executable, shell shebang
+    (tmp_path / "old.ksh").write_bytes(b"cat data.csv | sort\n")  # identify: no `shell` tag
+    (tmp_path / "README.md").write_bytes(README)
+    (tmp_path / "notes.txt").write_bytes(b"cat access.log | grep 500\n")
+    (tmp_path / "script.py").write_bytes(b"#!/usr/bin/env python3\nprint('cat f | grep x')\n")
+    return tmp_path
+
+
+def test_named_files_are_linted_whatever_they_are(named, monkeypatch):
+    result = check(named, monkeypatch, "README.md", "notes.txt")
+    assert result.exit_code == 1
+    assert reported(result.output) == {"README.md", "notes.txt"}
+
+
+def test_only_shell_keeps_the_files_discovery_would_pick(named, monkeypatch):
+    names = ["bad.sh", "tool", "old.ksh", "README.md", "notes.txt", "script.py"]
+    result = check(named, monkeypatch, "--only-shell", *names)
+    assert result.exit_code == 1
+    assert reported(result.output) == {"bad.sh", "tool", "old.ksh"}
+
+
+def test_only_shell_with_nothing_left_passes(named, monkeypatch):
+    result = check(named, monkeypatch, "--only-shell", "README.md", "notes.txt", "script.py")
+    assert result.exit_code == 0, result.output
+    assert reported(result.output) == set()
+    for output_format in ("json", "sarif", "gitlab"):
+        result = CliRunner().invoke(cli, ["check", "--only-shell", "--output-format", output_format, "README.md"])
+        assert result.exit_code == 0, result.output
+
+
+def test_a_folder_without_scripts_is_still_an_error(named, monkeypatch):
+    (named / "empty").mkdir()
+    result = check(named, monkeypatch, "--only-shell", "empty")
+    assert result.exit_code != 0
+
+
+def test_force_exclude_applies_exclude_to_named_files(named, monkeypatch):
+    (named / "build").mkdir()
+    (named / "build" / "gen.sh").write_bytes(BAD)  # `build` is excluded by default
+    (named / "generated").mkdir()
+    (named / "generated" / "more.sh").write_bytes(BAD)
+    (named / ".pipelint.toml").write_text('extend-exclude = ["generated/"]\n')
+    names = ["bad.sh", "build/gen.sh", "generated/more.sh"]
+    assert reported(check(named, monkeypatch, *names).output) == set(names)
+    result = check(named, monkeypatch, "--force-exclude", *names)
+    assert result.exit_code == 1
+    assert reported(result.output) == {"bad.sh"}
