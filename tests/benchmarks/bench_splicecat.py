@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Benchmark splicecat against the GNU tools it replaces in a pipeline.
+
+Not a test (tests/benchmarks is not collected): run it by hand,
+
+    python3 tests/benchmarks/bench_splicecat.py --size 1G --rounds 7
+
+Each case has a baseline (a GNU command) and one or more alternatives.  The
+commands run alternately in one invocation (A B A B ...) so that drift in
+the machine's load hits all of them alike.  For each command it reports the
+median wall time and the median CPU time (user + sys of the shell and all
+its children, from os.wait4), and the ratios against the baseline.  The
+input file is created in a temporary directory on the same filesystem as
+the repository (not tmpfs) and read once first, so every run reads it from
+the page cache.  Prints a markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+# (case, goal, [(label, shell command)], first = baseline).  F is the input,
+# G an output file removed before each run, SC the splicecat binary.
+CASES = [
+    ("file → pipe", "≥ 2.5× faster, ≤ 0.4× CPU", [
+        ("cat", 'cat "$F" | cat >/dev/null'),
+        ("splicecat", '"$SC" "$F" | cat >/dev/null'),
+    ]),
+    ("tee in the middle", "≥ 4× faster", [
+        ("cat | tee", 'cat "$F" | tee "$G" | cat >/dev/null'),
+        ("splicecat | splicecat --tee", '"$SC" "$F" | "$SC" --tee "$G" | cat >/dev/null'),
+        ("cat | splicecat --tee", 'cat "$F" | "$SC" --tee "$G" | cat >/dev/null'),
+    ]),
+    ("file → file", "parity with cp", [
+        ("cp", 'cp "$F" "$G"'),
+        ("cat >", 'cat "$F" > "$G"'),
+        ("splicecat >", '"$SC" "$F" > "$G"'),
+    ]),
+    ("pipe → file", "≥ 1.4× faster", [
+        ("cat", 'cat "$F" | cat > "$G"'),
+        ("splicecat", 'cat "$F" | "$SC" > "$G"'),
+    ]),
+    ("dd → pipe", "(information)", [
+        ("dd bs=1M", 'dd if="$F" bs=1M status=none | cat >/dev/null'),
+        ("splicecat", '"$SC" "$F" | cat >/dev/null'),
+    ]),
+]
+
+
+def parse_size(text: str) -> int:
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    if text[-1].upper() in units:
+        return int(float(text[:-1]) * units[text[-1].upper()])
+    return int(text)
+
+
+def find_splicecat(given: str | None, work: Path) -> str:
+    for candidate in (given, os.environ.get("SPLICECAT"), shutil.which("splicecat")):
+        if candidate:
+            return str(Path(candidate).resolve())
+    build = work / "build"
+    subprocess.run(["cmake", "-S", str(REPO / "runtime"), "-B", str(build)], check=True, capture_output=True)
+    subprocess.run(["cmake", "--build", str(build)], check=True, capture_output=True)
+    return str(build / "splicecat")
+
+
+def work_dir(given: str | None) -> Path:
+    """A temporary directory on the repository's filesystem (not tmpfs)."""
+    if given:
+        return Path(tempfile.mkdtemp(prefix="bench-splicecat-", dir=given))
+    tmp = Path(tempfile.gettempdir())
+    if tmp.stat().st_dev == REPO.stat().st_dev:
+        return Path(tempfile.mkdtemp(prefix="bench-splicecat-", dir=tmp))
+    (REPO / "build").mkdir(exist_ok=True)  # /build/ is git-ignored
+    return Path(tempfile.mkdtemp(prefix="bench-splicecat-", dir=REPO / "build"))
+
+
+def make_input(path: Path, size: int) -> None:
+    block = os.urandom(1 << 20)
+    with open(path, "wb") as f:
+        for _ in range(size >> 20):
+            f.write(block)
+        f.write(block[: size & ((1 << 20) - 1)])
+    subprocess.run(["cat", str(path)], stdout=subprocess.DEVNULL, check=True)  # into the page cache
+
+
+def run_once(command: str, env: dict[str, str], output: Path) -> tuple[float, float]:
+    """Run COMMAND under bash; return (wall seconds, CPU seconds)."""
+    if output.exists():
+        output.unlink()
+    start = time.perf_counter()
+    pid = os.spawnvpe(os.P_NOWAIT, "bash", ["bash", "-o", "pipefail", "-c", command], env)
+    _, status, usage = os.wait4(pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"command failed ({status:#x}): {command}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def machine_facts() -> list[str]:
+    coreutils = subprocess.run(["cat", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    pipe_max = Path("/proc/sys/fs/pipe-max-size").read_text().strip()
+    return [
+        f"nproc {os.cpu_count()}",
+        f"kernel {platform.release()}",
+        coreutils,
+        f"pipe-max-size {pipe_max}",
+        f"load average {Path('/proc/loadavg').read_text().split()[0]}",
+    ]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--size", default="1G", help="input size, e.g. 256M, 1G (default 1G)")
+    ap.add_argument("--rounds", type=int, default=7, help="alternating rounds (default 7)")
+    ap.add_argument("--splicecat", help="binary to test (default $SPLICECAT, PATH, or a fresh build)")
+    ap.add_argument("--dir", help="where to put the input (default: a temp dir on the repo's filesystem)")
+    ap.add_argument("--only", help="run only cases whose name contains this")
+    args = ap.parse_args()
+
+    work = work_dir(args.dir)
+    try:
+        size = parse_size(args.size)
+        splicecat = find_splicecat(args.splicecat, work)
+        source, output = work / "F", work / "G"
+        make_input(source, size)
+        env = dict(os.environ, F=str(source), G=str(output), SC=splicecat)
+
+        print(f"splicecat benchmark: {size / (1 << 30):.2f} GiB page-cached file, {args.rounds} alternating rounds")
+        print("machine: " + "; ".join(machine_facts()))
+        print(f"command: python3 tests/benchmarks/bench_splicecat.py --size {args.size} --rounds {args.rounds}")
+        print()
+        print("| case | command | wall (median) | CPU (median) | speed vs first | CPU vs first | goal |")
+        print("|---|---|---:|---:|---:|---:|---|")
+        for case, goal, commands in CASES:
+            if args.only and args.only not in case:
+                continue
+            walls: dict[str, list[float]] = {label: [] for label, _ in commands}
+            cpus: dict[str, list[float]] = {label: [] for label, _ in commands}
+            for _ in range(args.rounds):
+                for label, command in commands:
+                    wall, cpu = run_once(command, env, output)
+                    walls[label].append(wall)
+                    cpus[label].append(cpu)
+            base_wall = statistics.median(walls[commands[0][0]])
+            base_cpu = statistics.median(cpus[commands[0][0]])
+            for i, (label, command) in enumerate(commands):
+                wall, cpu = statistics.median(walls[label]), statistics.median(cpus[label])
+                speed = f"{base_wall / wall:.2f}×" if i else "1"
+                cpu_ratio = f"{cpu / base_cpu:.2f}×" if i else "1"
+                label_md = label.replace("|", "\\|")
+                print(f"| {case if i == 0 else ''} | `{label_md}` | {wall:.3f} s | {cpu:.3f} s "
+                      f"| {speed} | {cpu_ratio} | {goal if i == 0 else ''} |", flush=True)
+        print()
+        print("machine after: " + machine_facts()[-1])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
