@@ -10,6 +10,7 @@ from pipelint.rules.pl004_piped_dump_import import PipedDumpImportRule
 from pipelint.rules.pl101_tee_devnull import TeeDevNullRule
 from pipelint.rules.pl102_tee_slow_mount import TeeSlowMountRule
 from pipelint.rules.pl103_stray_tee import StrayTeeRule
+from pipelint.rules.pl401_bulk_load_order import BulkLoadOrderRule
 
 RULES: tuple[type[Rule], ...] = (
     UselessCatRule,  # PL001 useless-cat
@@ -19,6 +20,7 @@ RULES: tuple[type[Rule], ...] = (
     TeeDevNullRule,  # PL101 tee-devnull
     TeeSlowMountRule,  # PL102 tee-slow-mount
     StrayTeeRule,  # PL103 stray-tee
+    BulkLoadOrderRule,  # PL401 bulk-load-order
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in RULES}
