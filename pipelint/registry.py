@@ -10,7 +10,10 @@ from pipelint.rules.pl004_piped_dump_import import PipedDumpImportRule
 from pipelint.rules.pl101_tee_devnull import TeeDevNullRule
 from pipelint.rules.pl102_tee_slow_mount import TeeSlowMountRule
 from pipelint.rules.pl103_stray_tee import StrayTeeRule
+from pipelint.rules.pl201_dd_small_blocks import DdSmallBlocksRule
+from pipelint.rules.pl203_useless_dd_reader import UselessDdReaderRule
 from pipelint.rules.pl401_bulk_load_order import BulkLoadOrderRule
+from pipelint.rules.pl501_grep_count import GrepCountRule
 
 RULES: tuple[type[Rule], ...] = (
     UselessCatRule,  # PL001 useless-cat
@@ -20,7 +23,10 @@ RULES: tuple[type[Rule], ...] = (
     TeeDevNullRule,  # PL101 tee-devnull
     TeeSlowMountRule,  # PL102 tee-slow-mount
     StrayTeeRule,  # PL103 stray-tee
+    DdSmallBlocksRule,  # PL201 dd-small-blocks
+    UselessDdReaderRule,  # PL203 useless-dd-reader
     BulkLoadOrderRule,  # PL401 bulk-load-order
+    GrepCountRule,  # PL501 grep-count
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in RULES}
