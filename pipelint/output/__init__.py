@@ -1,24 +1,36 @@
-"""Output formats: one module each, all registered here."""
+"""Output formats: one module each, all registered here.
+
+A format's module is imported only when it is used: `full` pulls in rich,
+which would otherwise cost every `pipelint check` run its import time.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import TextIO
 
-from pipelint.output import concise, full, github, gitlab, json_format, json_lines, junit, sarif
 from pipelint.output.common import RenderOptions
 
 Renderer = Callable[[list, RenderOptions, TextIO], None]
 
+
+def _lazy(module: str) -> Renderer:
+    def render(reports: list, options: RenderOptions, out: TextIO) -> None:
+        importlib.import_module(f"pipelint.output.{module}").render(reports, options, out)
+
+    return render
+
+
 FORMATS: dict[str, Renderer] = {
-    "full": full.render,
-    "concise": concise.render,
-    "json": json_format.render,
-    "json-lines": json_lines.render,
-    "sarif": sarif.render,
-    "github": github.render,
-    "gitlab": gitlab.render,
-    "junit": junit.render,
+    "full": _lazy("full"),
+    "concise": _lazy("concise"),
+    "json": _lazy("json_format"),
+    "json-lines": _lazy("json_lines"),
+    "sarif": _lazy("sarif"),
+    "github": _lazy("github"),
+    "gitlab": _lazy("gitlab"),
+    "junit": _lazy("junit"),
 }
 
 # Formats meant for people: they get the summary footer and notes.
