@@ -1,0 +1,193 @@
+"""PL501 grep-count: `grep PAT [FILE] | wc -l` → `grep -c PAT [FILE]`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from pipelint import syntax
+from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
+from pipelint.pipeline import Pipeline, Stage
+from pipelint.rule import Context, Rule
+
+GREPS = frozenset({b"grep", b"egrep", b"fgrep"})
+
+# grep options that leave "how many lines are selected" alone, so `-c` counts
+# exactly the lines `wc -l` would.  Anything else (-o, -l, -L, -r, -A/-B/-C,
+# -z, -H, -q, -d, --exclude, abbreviations, …) keeps the rule quiet.
+COUNT_NEUTRAL_FLAGS = frozenset(b"EFGPiywxvsnbhaIUZTu")
+SHORT_WITH_VALUE = frozenset(b"efm")
+LONG_NEUTRAL = frozenset(
+    {
+        b"--extended-regexp", b"--fixed-strings", b"--basic-regexp", b"--perl-regexp",
+        b"--ignore-case", b"--no-ignore-case", b"--word-regexp", b"--line-regexp",
+        b"--invert-match", b"--no-messages", b"--line-number", b"--byte-offset",
+        b"--no-filename", b"--text", b"--null", b"--initial-tab", b"--line-buffered",
+        b"--binary", b"--color", b"--colour",
+    }
+)
+LONG_WITH_VALUE = frozenset({b"--regexp", b"--file", b"--max-count", b"--label", b"--binary-files", b"--color", b"--colour"})
+PATTERN_OPTIONS = frozenset({b"-e", b"-f", b"--regexp", b"--file"})
+
+MESSAGE = "`{grep} … | wc -l` pipes every matching line to `wc` only to count them: `{grep} -c` counts them itself"
+
+
+@dataclass(frozen=True)
+class GrepCall:
+    """What the arguments of a grep stage say, as far as counting goes."""
+
+    files: int  # file operands after the pattern
+
+
+def read_grep_arguments(arguments: list[Node]) -> GrepCall | None:
+    """Parse grep's command line like GNU getopt would; None if `-c` would count differently."""
+    if any(not syntax.is_single_word(node) or syntax.has_unquoted_expansion(node) for node in arguments):
+        return None  # may expand to several words, or to options
+    pattern_given = False
+    operands = 0
+    index = 0
+    options_done = False
+    while index < len(arguments):
+        node = arguments[index]
+        index += 1
+        value = syntax.literal_value(node)
+        if options_done or value is None or not value.startswith(b"-") or value == b"-":
+            operands += 1
+            continue
+        if value == b"--":
+            options_done = True
+            continue
+        if value.startswith(b"--"):
+            name, has_value, _ = value.partition(b"=")
+            if name in PATTERN_OPTIONS:
+                pattern_given = True
+            if has_value:
+                if name not in LONG_WITH_VALUE:
+                    return None
+                continue
+            if name in LONG_WITH_VALUE and name not in (b"--color", b"--colour"):
+                index += 1  # `--regexp PAT`: the value is the next word
+                continue
+            if name not in LONG_NEUTRAL:
+                return None
+            continue
+        cluster = value[1:]
+        for position, letter in enumerate(cluster):
+            if letter in SHORT_WITH_VALUE:
+                if letter in b"ef":
+                    pattern_given = True
+                if position == len(cluster) - 1:
+                    index += 1  # `-e PAT`: the value is the next word
+                break  # `-ePAT`: the rest of the cluster is the value
+            if letter not in COUNT_NEUTRAL_FLAGS:
+                return None
+    if not pattern_given:
+        operands -= 1
+    if operands < 0:
+        return None  # no pattern at all: grep only prints its usage
+    return GrepCall(files=operands)
+
+
+def is_plain_line_count(stage: Stage) -> bool:
+    """`wc -l` / `wc --lines` reading standard input, with nothing else."""
+    if stage.name != b"wc" or syntax.has_assignments(stage.command):
+        return False
+    arguments = stage.arguments
+    return len(arguments) == 1 and syntax.literal_value(arguments[0]) in (b"-l", b"--lines")
+
+
+def absorb_next_stage(pipeline: Pipeline, index: int, context: Context) -> Edit | None:
+    """The edit that deletes `| NEXT` after stage index, so stage index takes NEXT's place.
+
+    Shared by PL501 (`| wc -l`) and PL502 (`| uniq`).  NEXT may keep a stdout
+    redirect when it ends the pipeline (`| wc -l > n.txt`): tree-sitter puts
+    it after the whole pipeline, so it then applies to the merged command.
+    Any other redirect on NEXT would move onto stage index: no edit then.
+    """
+    stage, following = pipeline.stages[index], pipeline.stages[index + 1]
+    operator = stage.operator_after
+    if operator is None or operator.type != "|":
+        return None
+    if following.operator_after is not None and following.operator_after.type == "|&":
+        return None  # stage's stderr would go down the pipe too
+    if syntax.own_redirects(following.command):
+        return None
+    last = index + 1 == len(pipeline.stages) - 1
+    for redirect in following.redirects:
+        if not last or not syntax.redirects_stdout(redirect):
+            return None
+        descriptor, operator_text, _ = syntax.redirect_parts(redirect)
+        if operator_text not in (">", ">>", ">|") or descriptor not in (None, 1):
+            return None
+    if b"#" in context.source[stage.end : following.command.end_byte]:
+        return None  # a comment between the stages would be lost
+    return Edit.delete(stage.end, following.command.end_byte)
+
+
+# Nodes a command substitution's value passes through on its way to a command.
+_VALUE_CARRIERS = frozenset({"string", "concatenation", "binary_expression", "unary_expression", "parenthesized_expression"})
+
+
+def status_is_discarded(pipeline: Pipeline) -> bool:
+    """The pipeline is all of a `$(…)` whose exit status nobody sees.
+
+    True in `echo "$(…)"`, `[ "$(…)" -gt 0 ]`, `local n=$(…)`: the status of
+    the command around it replaces the substitution's.  False for a bare
+    `n=$(…)`, whose status is the substitution's, and for statements.
+    """
+    substitution = pipeline.root.parent
+    if substitution is None or substitution.type != "command_substitution":
+        return False
+    statements = [child for child in substitution.named_children if child.type != "comment"]
+    if statements != [pipeline.root]:
+        return False
+    node = substitution.parent
+    while node is not None and node.type in _VALUE_CARRIERS:
+        node = node.parent
+    if node is None:
+        return False
+    if node.type == "variable_assignment":
+        return node.parent is not None and node.parent.type in ("command", "declaration_command")
+    return node.type in ("command", "test_command")
+
+
+class GrepCountRule(Rule):
+    code = "PL501"
+    name = "grep-count"
+    severity = Severity.WARNING
+    fix_availability = FixAvailability.ALWAYS
+    shellcheck_codes = ("SC2126",)
+
+    def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
+        stages = pipeline.stages
+        for index in range(len(stages) - 1):
+            grep, wc = stages[index], stages[index + 1]
+            if grep.name not in GREPS or not is_plain_line_count(wc):
+                continue
+            if grep.name in context.functions or b"wc" in context.functions:
+                continue
+            if any(syntax.redirects_stdout(r) for r in grep.all_redirects):
+                continue
+            call = read_grep_arguments(grep.arguments)
+            if call is None or call.files > 1:
+                continue  # grep -c prints one count per file
+            if any(syntax.redirects_stdin(r) for r in wc.all_redirects):
+                continue
+            removal = absorb_next_stage(pipeline, index, context)
+            if removal is None:
+                continue
+            name_node = grep.command.child_by_field_name("name")
+            grep_label = grep.name.decode("utf-8", "replace")
+            # `grep` exits 1 when nothing matches; `wc -l` exits 0.  Only where
+            # that status is lost (more stages follow, or a `$(…)` whose
+            # command's own status counts) is the fix invisible.
+            status_lost = index + 1 < len(stages) - 1 or status_is_discarded(pipeline)
+            fix = self.fix(
+                f"Count with `{grep_label} -c`",
+                Applicability.SAFE if status_lost else Applicability.UNSAFE,
+                Edit.insert(name_node.end_byte, b" -c"),
+                removal,
+            )
+            yield self.finding(MESSAGE.format(grep=grep_label), grep.start, wc.command.end_byte, fix)
