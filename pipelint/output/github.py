@@ -66,7 +66,8 @@ def render(reports: list, options: RenderOptions, out: TextIO) -> None:
     for report in reports:
         for finding in report.findings:
             title = f"pipelint {finding.code} ({finding.name})"
-            out.write(annotation(COMMANDS[finding.severity], report, finding.start, finding.end, title, message(finding, options)))
+            command = COMMANDS[finding.severity]
+            out.write(annotation(command, report, finding.start, finding.end, title, message(finding, options)))
         for failure in report.parse_failures:
             out.write(
                 annotation(

@@ -76,9 +76,8 @@ def issues(reports: list[FileReport]) -> list[dict]:
             }
 
         for finding in report.findings:
-            found.append(
-                issue(finding.code, f"{finding.code} {finding.message}", SEVERITIES[finding.severity], finding.start, finding.end)
-            )
+            description = f"{finding.code} {finding.message}"
+            found.append(issue(finding.code, description, SEVERITIES[finding.severity], finding.start, finding.end))
         for failure in report.parse_failures:
             found.append(
                 issue(

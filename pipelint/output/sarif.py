@@ -117,7 +117,9 @@ def result(report: FileReport, finding: Finding, rule_index: int, options: Rende
         "ruleIndex": rule_index,
         "level": LEVELS[finding.severity],
         "message": {"text": text(finding.message)},
-        "locations": [{"physicalLocation": {"artifactLocation": location, "region": region(report, finding.start, finding.end)}}],
+        "locations": [
+            {"physicalLocation": {"artifactLocation": location, "region": region(report, finding.start, finding.end)}}
+        ],
     }
     if finding.fix is not None and is_fixable(finding, options.unsafe_fixes):
         entry["fixes"] = [

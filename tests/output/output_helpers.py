@@ -55,6 +55,5 @@ def made_up_report(severity: Severity = Severity.WARNING, message: str = "a mess
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     """The real command line in a subprocess; stdout and stderr as bytes."""
     env = dict(os.environ, PYTHONPATH=str(REPO), NO_COLOR="1")
-    return subprocess.run(
-        [sys.executable, "-m", "pipelint", *args], cwd=cwd, capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL
-    )
+    command = [sys.executable, "-m", "pipelint", *args]
+    return subprocess.run(command, cwd=cwd, capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL)
