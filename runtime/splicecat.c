@@ -27,10 +27,11 @@
    fresh, as "splicecat: NAME: reason"; all errors on standard output go
    through write_error, which exits.
 
-   Measured on a 2-core VM (see docs/splicecat.md): file -> pipe through
-   a 1 MiB pipe runs 2.7x faster than cat 9.1 at 0.4x its CPU, but only
-   1.3-1.8x with the default 64 KiB pipe, so every pipe we touch is
-   raised to 1 MiB first.  */
+   Why pipes are raised to 1 MiB first (shared/ANCHORS.md, 2 GiB cached
+   file, 2-core VM): file -> pipe spliced through a 1 MiB pipe ran 2.7x
+   faster than cat 9.1 at 0.38x its CPU, through the default 64 KiB pipe
+   only 1.3-1.8x; pipe -> file through 64 KiB was slower than cat.  The
+   numbers for this code are in docs/splicecat.md, with the command.  */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -49,15 +50,14 @@
 
 /* 1 MiB: the pipe size we ask for, and the length of one splice or
    tee(2) call.  It is the default /proc/sys/fs/pipe-max-size, so an
-   unprivileged process can have it; a larger pipe did not measurably
-   help, a 64 KiB one (the default) makes splicing file -> pipe only
-   1.3-1.8x faster than cat instead of 2.7x, and pipe -> file slower
-   than cat.  */
+   unprivileged process can have it; the default 64 KiB pipe makes
+   splicing file -> pipe only 1.3-1.8x faster than cat instead of 2.7x,
+   and pipe -> file slower than cat (see the top of this file).  */
 enum { PIPE_WANT = 1 << 20 };
 
 /* 128 KiB: the read/write buffer, the size coreutils' io_blksize gives
-   cat 9.1, so the fallback is never slower than cat.  It is a multiple of
-   4 KiB and page-aligned so that O_DIRECT outputs accept it.  */
+   cat 9.1, so the fallback moves bytes the way cat does.  It is a
+   multiple of 4 KiB and page-aligned so that O_DIRECT outputs accept it.  */
 enum { IO_BUFSIZE = 128 * 1024 };
 
 /* 1 GiB: the length asked of one copy_file_range or sendfile call.  The
@@ -442,7 +442,7 @@ open_own_pipe (int p[2], size_t *size)
   return true;
 }
 
-/* The copy methods, in the order main tries them.  */
+/* The copy methods, in the order copy_operand tries them.  */
 
 /* One call that moves bytes straight from IN_FD to standard output with
    method M; its return value.
@@ -708,15 +708,15 @@ deliver_to_tees (struct input const *in, size_t in_size, size_t n)
   return 0;
 }
 
-/* Pipe -> pipe with --tee: tee(2) duplicates the input pipe's buffers
-   into standard output without copying a byte, then deliver_to_tees
-   puts the same bytes into the tee files and consumes them.  Measured
-   3x faster than GNU tee (which moves 8 KiB per read/write), 5-6x with
-   a splicing producer.  */
+/* Pipe -> pipe with --tee, IN_SIZE being the input pipe's size: tee(2)
+   duplicates the input pipe's buffers into standard output without
+   copying a byte, then deliver_to_tees puts the same bytes into the tee
+   files and consumes them.  GNU tee moves 8 KiB per read/write;
+   shared/ANCHORS.md measured this path 2-3x faster than it behind cat,
+   5-6x behind a splicing producer.  */
 static enum copy_result
-copy_with_tee (struct input const *in)
+copy_with_tee (struct input const *in, size_t in_size)
 {
-  size_t in_size = raise_pipe (in->fd);
   bool moved = false;
   for (;;)
     {
@@ -773,12 +773,14 @@ copy_with_read_write (struct input const *in)
 
 /* Copy the opened operand IN to standard output (and the tee files),
    choosing the method from the kinds of both ends and falling through
-   to the next while a method says COPY_TRY_NEXT.  */
-static enum copy_result
+   to the next while a method says COPY_TRY_NEXT.  Errors have been
+   reported by the method that met them.  */
+static void
 copy_operand (struct input const *in)
 {
   bool in_pipe = S_ISFIFO (in->st.st_mode);
   bool in_reg = S_ISREG (in->st.st_mode);
+  size_t in_pipe_size = in_pipe ? raise_pipe (in->fd) : 0;
   enum copy_result r = COPY_TRY_NEXT;
 
   if (in_reg)
@@ -787,7 +789,7 @@ copy_operand (struct input const *in)
   if (0 < n_live_tees)
     {
       if (in_pipe && out_is_pipe)
-        r = copy_with_tee (in);
+        r = copy_with_tee (in, in_pipe_size);
     }
   /* A regular file of size 0 is empty or a /proc file, whose size the
      kernel cannot tell: copy_file_range returns 0 or EXDEV on those, and
@@ -801,18 +803,13 @@ copy_operand (struct input const *in)
             r = copy_direct (in, M_SENDFILE);
         }
       if (r == COPY_TRY_NEXT)
-        {
-          if (in_pipe)
-            raise_pipe (in->fd);
-          r = (in_pipe || out_is_pipe
-               ? copy_direct (in, M_SPLICE)
-               : copy_with_splice_via_pipe (in));
-        }
+        r = (in_pipe || out_is_pipe
+             ? copy_direct (in, M_SPLICE)
+             : copy_with_splice_via_pipe (in));
     }
 
   if (r == COPY_TRY_NEXT)
-    r = copy_with_read_write (in);
-  return r;
+    copy_with_read_write (in);
 }
 
 /* Whether IN is the regular file standard output writes to, with input

@@ -225,3 +225,29 @@ def test_eagain_waits_instead_of_spinning(sc, strace, tmp_path, medium):
     # Each EAGAIN is followed by poll until both ends are ready, so the
     # retry makes progress: at most one EAGAIN per call that moved bytes.
     assert 0 < eagain <= moved + 1, (eagain, moved)
+
+
+# --- pipe sizes -------------------------------------------------------------
+
+def test_pipes_are_raised_to_1_mib(sc, strace, tmp_path, medium):
+    """stdin and stdout pipes, and splicecat's own pipe, grow to 1 MiB."""
+    if int(open("/proc/sys/fs/pipe-max-size").read()) < 1 << 20:
+        pytest.skip("pipe-max-size is below 1 MiB here")
+    log = tmp_path / "strace.log"
+    trace = [strace, "-f", "-o", str(log), "-e", "trace=fcntl"]
+    from_pipe(sc, medium, wrapper=trace)
+    text = log.read_text()
+    assert re.search(r"fcntl\(0, F_SETPIPE_SZ, 1048576\)\s+= 1048576", text), text
+    assert re.search(r"fcntl\(1, F_SETPIPE_SZ, 1048576\)\s+= 1048576", text), text
+    with open(os.devnull, "wb") as null:  # file -> /dev/null: through its own pipe
+        sc.run(medium, stdout=null, wrapper=trace)
+    assert re.search(r"fcntl\(\d+, F_SETPIPE_SZ, 1048576\)\s+= 1048576", log.read_text())
+
+
+@pytest.mark.parametrize("errno", ["EPERM", "EBUSY"])
+def test_pipe_size_refused_is_not_an_error(sc, strace, medium, errno):
+    """Every fcntl fails: pipes keep their size, the copy is the same."""
+    r = from_pipe(sc, medium, wrapper=inject(strace, f"fcntl:error={errno}"))
+    assert (r.returncode, r.errors) == (0, "")
+    assert sha(r.stdout) == file_sha(medium)
+    assert r.stats == {"splice": medium.stat().st_size}
