@@ -16,7 +16,7 @@ from pipelint.discovery import is_shell_script, walk_scripts
 from pipelint.fixer import write_atomically
 from pipelint.linter import FileReport, InputError, ensure_text, process, read_script
 from pipelint.output import FORMATS, HUMAN_FORMATS, RenderOptions
-from pipelint.output.common import is_fixable, span, summary
+from pipelint.output.common import is_fixable, printable, span, summary
 from pipelint import ruledocs
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -48,6 +48,7 @@ class Run:
     errors: int = 0
     diffs: int = 0
     empty_folders: list[str] = field(default_factory=list)  # named folders without scripts
+    unsafe_fixes: bool = False  # whether any file's settings allow unsafe fixes
     skipped: int = 0  # named files left out by --force-exclude / --only-shell
 
 
@@ -113,7 +114,7 @@ def check(paths, fix, unsafe_fixes, diff, show_fixes, statistics, select, extend
 
     out = click.get_text_stream("stderr" if stdin_fix or diff else "stdout")
     options = RenderOptions(
-        unsafe_fixes=bool(unsafe_fixes),
+        unsafe_fixes=run.unsafe_fixes,
         fix_mode=fix and not diff,
         show_fixes=show_fixes,
         color=None if out.isatty() else False,
@@ -179,7 +180,7 @@ def _targets(paths: tuple[str, ...], resolver: SettingsResolver, run: Run, force
                 seen.add(resolved)
                 yield _Target(path, raw)
         else:
-            error_line(f"{raw}: no such file or directory")
+            error_line(f"{printable(raw)}: no such file or directory")
             run.errors += 1
 
 
@@ -202,6 +203,7 @@ def _check_one(target: _Target, resolver, run: Run, fix: bool, write: bool, diff
             run.errors += 1
             return
         settings = resolver.for_path(settings_path)
+        run.unsafe_fixes |= settings.unsafe_fixes
         report = process(source, name, settings, settings_path, fix=fix, mountinfo=mountinfo)
         if write:
             sys.stdout.buffer.write(report.final_source)
@@ -210,16 +212,17 @@ def _check_one(target: _Target, resolver, run: Run, fix: bool, write: bool, diff
         try:
             source = read_script(target.path)
         except InputError as error:
-            error_line(f"{target.display_name}: {error}")
+            error_line(f"{printable(target.display_name)}: {error}")
             run.errors += 1
             return
         settings = resolver.for_path(target.path)
+        run.unsafe_fixes |= settings.unsafe_fixes
         report = process(source, target.display_name, settings, target.path, fix=fix, mountinfo=mountinfo)
         if write and report.fixed_source is not None:
             try:
                 write_atomically(target.path, report.fixed_source)
             except OSError as error:
-                error_line(f"{target.display_name}: cannot write the fixed file: {error.strerror or error}")
+                error_line(f"{printable(target.display_name)}: cannot write the fixed file: {error.strerror or error}")
                 run.errors += 1
     if diff and report.fixed_source is not None:
         run.diffs += 1
@@ -254,7 +257,7 @@ def _print_notes(reports: list[FileReport], out) -> None:
             more = len(report.parse_failures) - 1
             extra = f" (and {more} more place{'s' if more != 1 else ''})" if more else ""
             click.echo(
-                f"pipelint: note: {report.display_name}:{where.row}:{where.column}: "
+                f"pipelint: note: {printable(report.display_name)}:{where.row}:{where.column}: "
                 f"could not parse from here{extra}; the rest of the file was checked",
                 err=True,
             )
@@ -267,7 +270,7 @@ def _print_fixes(reports: list[FileReport], out) -> None:
     total = sum(len(r.fixed) for r in fixed)
     click.echo(f"Fixed {total} problem{'s' if total != 1 else ''}:", file=out)
     for report in fixed:
-        click.echo(f"- {report.display_name}:", file=out)
+        click.echo(f"- {printable(report.display_name)}:", file=out)
         for (code, name), count in Counter((f.code, f.name) for f in report.fixed).most_common():
             click.echo(f"    {count} × {code} ({name})", file=out)
 

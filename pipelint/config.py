@@ -65,8 +65,8 @@ def _relative(path: Path, root: Path) -> str:
 
 
 @functools.lru_cache(maxsize=256)
-def _spec(patterns: tuple[str, ...]) -> pathspec.PathSpec:
-    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+def _spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 @functools.lru_cache(maxsize=256)

@@ -269,3 +269,21 @@ def test_bad_option(project):
 def test_invalid_config(project, content, needles):
     (project / "pyproject.toml").write_text(content)
     assert_one_error_line(run_cli("check", "bad.sh", cwd=project), *needles)
+
+
+def test_file_names_that_are_not_utf8(tmp_path):
+    name = b"caf\xe9.sh"
+    (tmp_path / name.decode("utf-8", "surrogateescape")).write_text(BAD)
+    result = run_cli("check", cwd=tmp_path)
+    out, err = text(result)
+    assert result.returncode == 1 and "Traceback" not in err
+    assert out.startswith("caf\\xe9.sh:2:1: PL001")
+    records = json.loads(run_cli("check", "--output-format", "json", cwd=tmp_path).stdout)
+    assert records[0]["filename"].encode("utf-8", "surrogateescape") == name
+
+
+def test_unsafe_fixes_from_config_count_as_fixable(tmp_path):
+    (tmp_path / ".pipelint.toml").write_text("unsafe-fixes = true\n")
+    (tmp_path / "loop.sh").write_text("cat access.log | while read -r l; do :; done\n")
+    out, _ = text(run_cli("check", "loop.sh", cwd=tmp_path))
+    assert "PL001 [*]" in out and "[*] 1 fixable with the `--fix` option." in out

@@ -58,6 +58,11 @@ def fix_counts(reports: list[FileReport], unsafe_fixes: bool) -> tuple[int, int]
     return fixable, hidden_unsafe
 
 
+def printable(name: str) -> str:
+    """A file name as text every terminal can show: undecodable bytes as \\xNN."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 

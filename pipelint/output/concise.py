@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from pipelint.output.common import RenderOptions, marker, span
+from pipelint.output.common import RenderOptions, marker, printable, span
 
 
 def render(reports: list, options: RenderOptions, out: TextIO) -> None:
@@ -12,5 +12,5 @@ def render(reports: list, options: RenderOptions, out: TextIO) -> None:
         for finding in report.findings:
             where = span(report, finding.start, finding.end)
             out.write(
-                f"{report.display_name}:{where.row}:{where.column}: {finding.code} {marker(finding, options)}{finding.message}\n"
+                f"{printable(report.display_name)}:{where.row}:{where.column}: {finding.code} {marker(finding, options)}{finding.message}\n"
             )

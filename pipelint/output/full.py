@@ -9,7 +9,7 @@ from rich.text import Text
 
 from pipelint.finding import Applicability
 from pipelint.linter import FileReport
-from pipelint.output.common import RenderOptions, marker, span
+from pipelint.output.common import RenderOptions, marker, printable, span
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
@@ -45,7 +45,7 @@ def render(reports: list, options: RenderOptions, out: TextIO) -> None:
         for finding in report.findings:
             where = span(report, finding.start, finding.end)
             header = Text()
-            header.append(report.display_name, style="bold")
+            header.append(printable(report.display_name), style="bold")
             header.append(f":{where.row}:{where.column}: ")
             header.append(finding.code, style=_SEVERITY_STYLE.get(finding.severity.value, "bold"))
             header.append(f" {marker(finding, options)}{finding.name}: {finding.message}")

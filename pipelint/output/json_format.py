@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import TextIO
 
 from pipelint.finding import Finding
@@ -29,7 +30,7 @@ def finding_record(report: FileReport, finding: Finding) -> dict:
             at = span(report, edit.start, edit.end)
             edits.append(
                 {
-                    "content": edit.content.decode("utf-8", "surrogateescape").encode("utf-8", "replace").decode("utf-8"),
+                    "content": edit.content.decode("utf-8", "surrogateescape"),
                     "location": {"row": at.row, "column": at.column},
                     "end_location": {"row": at.end_row, "column": at.end_column},
                 }
@@ -42,7 +43,21 @@ def finding_record(report: FileReport, finding: Finding) -> dict:
     return record
 
 
+def dumps(value: object, **kwargs) -> str:
+    """JSON text that keeps undecodable script bytes: each becomes a `\\udcNN` escape.
+
+    Script text is decoded with surrogateescape, so a Latin-1 byte in a fix is a
+    lone surrogate; escaping it (instead of writing it raw or as "?") keeps the
+    output valid UTF-8 and lets a reader restore the exact byte.
+    """
+    text = json.dumps(value, ensure_ascii=False, **kwargs)
+    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def render(reports: list, options: RenderOptions, out: TextIO) -> None:
     records = [finding_record(report, finding) for report in reports for finding in report.findings]
-    json.dump(records, out, indent=2, ensure_ascii=False)
+    out.write(dumps(records, indent=2))
     out.write("\n")

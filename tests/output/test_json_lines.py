@@ -24,8 +24,9 @@ def test_a_clean_run_prints_nothing(project):
     assert completed.stdout == b""
 
 
-def test_records_with_undecodable_bytes_are_valid_utf8(tmp_path):
+def test_records_with_undecodable_bytes_are_valid_utf8_and_lossless(tmp_path):
     reports = lint_files({NOT_UTF8_NAME: BAD}, tmp_path)
     for line in render("json-lines", reports).splitlines():
-        line.encode("utf-8")  # no lone surrogates left
-        assert json.loads(line)["filename"] == "caf\ufffd.sh"
+        line.encode("utf-8")  # no lone surrogates left: they are \\udcNN escapes
+        name = json.loads(line)["filename"]
+        assert name.encode("utf-8", "surrogateescape") == b"caf\xe9.sh"
