@@ -1,0 +1,117 @@
+"""PL502 sort-uniq: `sort … | uniq` → `sort -u …`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from pipelint import syntax
+from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
+from pipelint.pipeline import Pipeline, Stage
+from pipelint.rule import Context, Rule
+from pipelint.rules.pl501_grep_count import absorb_next_stage
+
+# sort options that do not change which lines compare equal, so `-u` drops
+# exactly the lines `uniq` would.  Keys (-k, -t), -f, -n, -b, -M, -V, … make
+# `sort -u` compare less than the whole line; -o, -m, -c, -z change what is
+# written; anything unknown keeps the rule quiet.
+EQUALITY_NEUTRAL_FLAGS = frozenset(b"rsu")
+SHORT_WITH_VALUE = frozenset(b"ST")
+LONG_NEUTRAL = frozenset({b"--reverse", b"--stable", b"--unique"})
+LONG_WITH_VALUE = frozenset({b"--buffer-size", b"--temporary-directory", b"--parallel", b"--compress-program", b"--batch-size"})
+
+# The byte-wise locales: there `sort -u` compares with memcmp, like uniq.
+BYTEWISE_LOCALES = frozenset({b"C", b"POSIX"})
+
+
+def already_unique(arguments: list[Node]) -> bool | None:
+    """Whether sort has -u already; None if its -u would not drop exactly what `uniq` drops."""
+    unique = False
+    index = 0
+    options_done = False
+    while index < len(arguments):
+        node = arguments[index]
+        index += 1
+        if not syntax.is_single_word(node) and syntax.has_unquoted_expansion(node):
+            return None  # `sort $opts`: may expand to options
+        value = syntax.literal_value(node)
+        if options_done or value is None or not value.startswith(b"-") or value == b"-":
+            continue  # a file operand (globs and "$@" only name more files)
+        if value == b"--":
+            options_done = True
+            continue
+        if value.startswith(b"--"):
+            name, has_value, _ = value.partition(b"=")
+            if name in LONG_WITH_VALUE:
+                index += 0 if has_value else 1
+                continue
+            if name not in LONG_NEUTRAL or has_value:
+                return None
+            unique = unique or name == b"--unique"
+            continue
+        cluster = value[1:]
+        for position, letter in enumerate(cluster):
+            if letter in SHORT_WITH_VALUE:
+                if position == len(cluster) - 1:
+                    index += 1  # `-S 1G`: the value is the next word
+                break  # `-S1G`: the rest of the cluster is the value
+            if letter not in EQUALITY_NEUTRAL_FLAGS:
+                return None
+            unique = unique or letter == ord("u")
+    return unique
+
+
+def is_bare_uniq(stage: Stage) -> bool:
+    return stage.name == b"uniq" and not stage.arguments and not syntax.has_assignments(stage.command)
+
+
+def sorts_bytewise(stage: Stage) -> bool:
+    """`LC_ALL=C sort …`: collation is byte order for this command, whatever the environment says."""
+    for child in stage.command.children:
+        if child.type != "variable_assignment":
+            continue
+        name = child.child_by_field_name("name")
+        value = child.child_by_field_name("value")
+        if name is not None and syntax.text(name) == b"LC_ALL" and value is not None:
+            if syntax.literal_value(value) in BYTEWISE_LOCALES:
+                return True
+    return False
+
+
+class SortUniqRule(Rule):
+    code = "PL502"
+    name = "sort-uniq"
+    severity = Severity.WARNING
+    fix_availability = FixAvailability.ALWAYS
+
+    def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
+        stages = pipeline.stages
+        for index in range(len(stages) - 1):
+            sort, uniq = stages[index], stages[index + 1]
+            if sort.name != b"sort" or not is_bare_uniq(uniq):
+                continue
+            if sort.name in context.functions or b"uniq" in context.functions:
+                continue
+            if any(syntax.redirects_stdout(r) for r in sort.all_redirects):
+                continue
+            if any(syntax.redirects_stdin(r) for r in uniq.all_redirects):
+                continue
+            unique = already_unique(sort.arguments)
+            if unique is None:
+                continue
+            removal = absorb_next_stage(pipeline, index, context)
+            if removal is None:
+                continue
+            edits = [removal]
+            if unique:
+                # Lines that are byte-for-byte equal also collate equal: `sort -u` left none for uniq.
+                safety = Applicability.SAFE
+                message = "`uniq` after `sort -u` finds no duplicates left to drop"
+                title = "Remove the `uniq` stage"
+            else:
+                edits.append(Edit.insert(sort.command.child_by_field_name("name").end_byte, b" -u"))
+                safety = Applicability.SAFE if sorts_bytewise(sort) else Applicability.UNSAFE
+                message = "`sort | uniq` copies every line through a pipe to drop duplicates: `sort -u` drops them while sorting"
+                title = "Let `sort -u` drop the duplicates"
+            yield self.finding(message, sort.start, uniq.command.end_byte, self.fix(title, safety, *edits))
