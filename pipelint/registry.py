@@ -14,6 +14,7 @@ from pipelint.rules.pl201_dd_small_blocks import DdSmallBlocksRule
 from pipelint.rules.pl203_useless_dd_reader import UselessDdReaderRule
 from pipelint.rules.pl401_bulk_load_order import BulkLoadOrderRule
 from pipelint.rules.pl501_grep_count import GrepCountRule
+from pipelint.rules.pl502_sort_uniq import SortUniqRule
 
 RULES: tuple[type[Rule], ...] = (
     UselessCatRule,  # PL001 useless-cat
@@ -27,6 +28,7 @@ RULES: tuple[type[Rule], ...] = (
     UselessDdReaderRule,  # PL203 useless-dd-reader
     BulkLoadOrderRule,  # PL401 bulk-load-order
     GrepCountRule,  # PL501 grep-count
+    SortUniqRule,  # PL502 sort-uniq
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in RULES}
