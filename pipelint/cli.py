@@ -289,6 +289,15 @@ def rule(code: str | None, show_all: bool) -> None:
     click.echo(ruledocs.read(found))
 
 
+@cli.command()
+@click.option("--stdio", is_flag=True, hidden=True, help="Accepted for clients that pass it; stdio is the only transport.")
+def lsp(stdio: bool) -> None:
+    """Start the language server on stdin/stdout, for editors."""
+    from pipelint.lsp.server import serve  # pygls loads here only: `pipelint check` does not pay for it
+
+    serve()
+
+
 def main() -> None:
     """Entry point: every failure becomes one line on stderr and exit code 2."""
     try:

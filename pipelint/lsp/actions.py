@@ -1,0 +1,151 @@
+"""Code actions: a quick fix per fixable finding, "Disable PLxxx", and fix-all.
+
+Every edit is a byte edit from the engine (a rule's `Fix`, the directive
+edit, or `fixer.fix_source` through `linter.process(fix=True)` for fix-all),
+turned into LSP ranges by `ranges`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lsprotocol import types
+
+from pipelint.finding import Applicability, Edit, Finding
+from pipelint.lsp.diagnostics import finding_diagnostic
+from pipelint.lsp.directive import disable_edit
+from pipelint.lsp.documents import Snapshot
+from pipelint.lsp.ranges import to_offsets, to_range
+from pipelint.output.common import is_fixable
+from pipelint.positions import Encoding
+
+FIX_ALL = "source.fixAll.pipelint"
+KINDS = (types.CodeActionKind.QuickFix, FIX_ALL)
+FIX_ALL_TITLE = "pipelint: fix all auto-fixable problems"
+
+
+def wanted(kind: str, only: Sequence[str] | None) -> bool:
+    """LSP kinds are hierarchical: asking for "source" or "source.fixAll" includes FIX_ALL."""
+    if not only:
+        return True
+    return any(kind == asked or kind.startswith(f"{asked}.") for asked in only)
+
+
+def text_edit(snapshot: Snapshot, edit: Edit, encoding: Encoding) -> types.TextEdit:
+    return types.TextEdit(
+        range=to_range(snapshot.index, edit.start, edit.end, encoding),
+        new_text=edit.content.decode("utf-8", "surrogateescape"),
+    )
+
+
+def workspace_edit(snapshot: Snapshot, edits: Sequence[Edit], encoding: Encoding, versioned: bool) -> types.WorkspaceEdit:
+    """Edits tied to the document version when the client supports it, so stale ones are refused."""
+    changes = [text_edit(snapshot, edit, encoding) for edit in sorted(edits)]
+    if versioned:
+        document = types.OptionalVersionedTextDocumentIdentifier(uri=snapshot.uri, version=snapshot.version)
+        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=document, edits=changes)])
+    return types.WorkspaceEdit(changes={snapshot.uri: changes})
+
+
+def overlapping(snapshot: Snapshot, range_: types.Range, encoding: Encoding) -> list[Finding]:
+    """Findings that touch the requested range (a bare cursor counts at either end of a finding)."""
+    start, end = to_offsets(snapshot.index, range_, encoding)
+    return [f for f in snapshot.findings if f.start <= end and start <= f.end]
+
+
+def fix_action(snapshot: Snapshot, finding: Finding, encoding: Encoding, versioned: bool) -> types.CodeAction | None:
+    fix = finding.fix
+    if fix is None or not fix.edits or fix.applicability is Applicability.DISPLAY_ONLY:
+        return None
+    unsafe = fix.applicability is Applicability.UNSAFE
+    return types.CodeAction(
+        title=f"{finding.code}: {fix.title}" + (" (unsafe fix)" if unsafe else ""),
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[finding_diagnostic(snapshot, finding, encoding)],
+        is_preferred=not unsafe,
+        edit=workspace_edit(snapshot, fix.edits, encoding, versioned),
+    )
+
+
+def disable_action(snapshot: Snapshot, finding: Finding, encoding: Encoding, versioned: bool) -> types.CodeAction | None:
+    found = disable_edit(snapshot.source, snapshot.tree, finding.code, finding.start)
+    if found is None:
+        return None
+    scope = "this file" if found.file_wide else "this command"
+    return types.CodeAction(
+        title=f"Disable {finding.code} for {scope}",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[finding_diagnostic(snapshot, finding, encoding)],
+        edit=workspace_edit(snapshot, [found.edit], encoding, versioned),
+    )
+
+
+def has_fixes(snapshot: Snapshot) -> bool:
+    """Cheap: whether fix-all would change anything (the settings decide about unsafe fixes)."""
+    return any(is_fixable(f, snapshot.settings.unsafe_fixes) for f in snapshot.findings)
+
+
+def changed_span(old: bytes, new: bytes) -> Edit:
+    """One edit turning old into new: the differing middle, cut at UTF-8 character boundaries.
+
+    A single edit keeps the editor's cursor and folds where nothing changed,
+    unlike replacing the whole document.
+    """
+    limit = min(len(old), len(new))
+    prefix = 0
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    suffix = 0
+    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
+        suffix += 1
+    # Never split a multi-byte character: positions are counted in characters.
+    while 0 < prefix < len(old) and 0x80 <= old[prefix] <= 0xBF:
+        prefix -= 1
+    while suffix > 0 and 0x80 <= old[len(old) - suffix] <= 0xBF:
+        suffix -= 1
+    return Edit(prefix, len(old) - suffix, new[prefix : len(new) - suffix])
+
+
+def fix_all_action(snapshot: Snapshot, encoding: Encoding, versioned: bool, lazy: bool) -> types.CodeAction | None:
+    """All fixes `pipelint check --fix` would apply; lazy: the edit comes from codeAction/resolve."""
+    if snapshot.report is None or not has_fixes(snapshot):
+        return None
+    action = types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL, data={"uri": snapshot.uri})
+    if lazy:
+        return action
+    return resolve_fix_all(action, snapshot, encoding, versioned)
+
+
+def resolve_fix_all(action: types.CodeAction, snapshot: Snapshot, encoding: Encoding, versioned: bool) -> types.CodeAction:
+    fixed = snapshot.fixed_source()
+    edits = [] if fixed is None or fixed == snapshot.source else [changed_span(snapshot.source, fixed)]
+    action.edit = workspace_edit(snapshot, edits, encoding, versioned)
+    return action
+
+
+def code_actions(
+    snapshot: Snapshot,
+    params: types.CodeActionParams,
+    encoding: Encoding,
+    *,
+    versioned: bool,
+    resolvable: bool,
+) -> list[types.CodeAction]:
+    only = params.context.only
+    actions: list[types.CodeAction] = []
+    if wanted(types.CodeActionKind.QuickFix, only):
+        for finding in overlapping(snapshot, params.range, encoding):
+            for action in (
+                fix_action(snapshot, finding, encoding, versioned),
+                disable_action(snapshot, finding, encoding, versioned),
+            ):
+                if action is not None:
+                    actions.append(action)
+    if wanted(FIX_ALL, only):
+        # Asked for by kind (format-on-save, a command): compute now.  Offered
+        # alongside quick fixes on every cursor move: leave the work to resolve.
+        lazy = resolvable and not only
+        action = fix_all_action(snapshot, encoding, versioned, lazy)
+        if action is not None:
+            actions.append(action)
+    return actions

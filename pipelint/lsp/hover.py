@@ -1,0 +1,92 @@
+"""Hover over a code in a disable directive: the rule's document.
+
+`# pipelint: disable=PL001,useless-cat` shows the document of the code (or
+name) under the cursor; `# shellcheck disable=SC2002` shows the documents of
+the pipelint rules that honour it.  Only real comments count: the same text
+inside a string or a here-document is left alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from lsprotocol import types
+
+from pipelint import registry, ruledocs
+from pipelint.lsp.documents import Snapshot
+from pipelint.lsp.ranges import to_offset, to_range
+from pipelint.positions import Encoding
+from pipelint.rule import Rule
+from pipelint.suppression import ALL, PIPELINT_DIRECTIVE, SHELLCHECK_DIRECTIVE, directive_codes
+
+def _tokens(comment: bytes) -> Iterator[tuple[int, int, bytes, bool]]:
+    """(start, end, token, from_shellcheck) for each code a directive names.
+
+    Split as `suppression.directive_codes` splits: at commas, spaces dropped,
+    so what the hover shows is what the engine will honour.
+    """
+    for pattern, shellcheck in ((PIPELINT_DIRECTIVE, False), (SHELLCHECK_DIRECTIVE, True)):
+        match = pattern.search(comment)
+        if not match:
+            continue
+        cursor = match.start(1)
+        for piece in match.group(1).split(b","):
+            stripped = piece.strip(b" ")
+            start = cursor + (len(piece) - len(piece.lstrip(b" ")))
+            if stripped:
+                yield start, start + len(stripped), stripped.replace(b" ", b""), shellcheck
+            cursor += len(piece) + 1
+
+
+def _rules_for(token: str, shellcheck: bool) -> list[type[Rule]]:
+    if token.lower() == ALL:
+        return list(registry.RULES)
+    if shellcheck:
+        return registry.rule_for_shellcheck(token)
+    rule = registry.lookup(token)
+    return [rule] if rule is not None else []
+
+
+def _markdown(token: str, shellcheck: bool, rules: list[type[Rule]]) -> str:
+    if token.lower() == ALL:
+        return f"`{token}` disables every rule:\n\n```text\n{ruledocs.table()}\n```\n"
+    if not rules:
+        return f"`{token}`: no pipelint rule has this code or name (see `pipelint rule --all`)."
+    documents = [ruledocs.read(rule) for rule in rules]
+    if shellcheck:
+        names = ", ".join(f"{rule.code} ({rule.name})" for rule in rules)
+        documents.insert(0, f"ShellCheck's `{token}` also disables {names}.\n")
+    return "\n---\n\n".join(documents)
+
+
+def _comment_at(snapshot: Snapshot, offset: int):
+    root = snapshot.tree.root_node
+    for at in (offset, offset - 1):  # the cursor may sit just after the last character
+        if at < 0:
+            continue
+        node = root.descendant_for_byte_range(at, at)
+        if node is not None and node.type == "comment":
+            return node
+    return None
+
+
+def hover(snapshot: Snapshot, position: types.Position, encoding: Encoding, markdown: bool = True) -> types.Hover | None:
+    offset = to_offset(snapshot.index, position, encoding)
+    comment = _comment_at(snapshot, offset)
+    if comment is None:
+        return None
+    text = snapshot.source[comment.start_byte : comment.end_byte]
+    if directive_codes(text) is None:
+        return None
+    for start, end, raw, shellcheck in _tokens(text):
+        if comment.start_byte + start <= offset <= comment.start_byte + end:
+            token = raw.decode("ascii", "replace")
+            if shellcheck and token.lower() != ALL and not _rules_for(token, shellcheck):
+                return None  # a ShellCheck code pipelint has nothing to say about
+            value = _markdown(token, shellcheck, _rules_for(token, shellcheck))
+            kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+            return types.Hover(
+                contents=types.MarkupContent(kind=kind, value=value),
+                range=to_range(snapshot.index, comment.start_byte + start, comment.start_byte + end, encoding),
+            )
+    return None

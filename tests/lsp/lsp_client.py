@@ -1,0 +1,148 @@
+"""What the LSP tests share: a recording test client, and helpers to open, wait and apply edits.
+
+Edits from the server are applied here with an independent position
+conversion (Python str and `str.encode`), not with pipelint's LineIndex, so a
+wrong range cannot be hidden by converting it back the same wrong way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.uris import from_fs_path
+from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from pygls.protocol import default_converter
+
+SERVER = [sys.executable, "-m", "pipelint", "lsp"]
+REPOSITORY = Path(__file__).resolve().parents[2]
+# The server runs this checkout's pipelint, whatever the working directory.
+SERVER_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPOSITORY), os.environ.get("PYTHONPATH")]))}
+
+
+@dataclass
+class Published:
+    params: types.PublishDiagnosticsParams
+    at: float  # time.perf_counter() when the client received it
+
+
+def _record_diagnostics(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+    client.diagnostics[params.uri] = params.diagnostics
+    client.published.append(Published(params, time.perf_counter()))
+
+
+def _record_registration(client: LanguageClient, params: types.RegistrationParams) -> None:
+    client.registrations.extend(params.registrations)
+
+
+def make_client() -> LanguageClient:
+    """pytest-lsp's test client, also keeping every publishDiagnostics with its version and time."""
+    client = LanguageClient(converter_factory=default_converter)
+    features = dict(DEFAULT_CLIENT_FEATURES)
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record_diagnostics
+    features[types.CLIENT_REGISTER_CAPABILITY] = _record_registration
+    register_lsp_features(client, features)
+    client.published = []
+    client.registrations = []
+    return client
+
+
+CONFIG = ClientServerConfig(server_command=SERVER, client_factory=make_client, server_env=SERVER_ENV)
+
+
+def initialize_params(workspace: Path, capabilities: types.ClientCapabilities) -> types.InitializeParams:
+    uri = from_fs_path(str(workspace))
+    return types.InitializeParams(
+        capabilities=capabilities,
+        root_uri=uri,
+        workspace_folders=[types.WorkspaceFolder(uri=uri, name=workspace.name)],
+    )
+
+
+# -- helpers the tests share --------------------------------------------------
+
+def file_uri(path: Path) -> str:
+    return from_fs_path(str(path))
+
+
+def open_document(client: LanguageClient, uri: str, text: str, version: int = 1, language_id: str = "shellscript") -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id=language_id, version=version, text=text)
+        )
+    )
+
+
+def change_document(client: LanguageClient, uri: str, text: str, version: int) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
+async def published(client: LanguageClient, uri: str, version: int | None = None, after: int = 0, timeout: float = 10.0) -> Published:
+    """The first publishDiagnostics for uri (at that version) among those received after index `after`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for item in client.published[after:]:
+            if item.params.uri == uri and (version is None or item.params.version == version):
+                return item
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"no diagnostics for {uri} version {version} within {timeout} s")
+
+
+async def diagnostics(client: LanguageClient, uri: str, version: int | None = None, after: int = 0) -> list[types.Diagnostic]:
+    return list((await published(client, uri, version, after)).params.diagnostics)
+
+
+# -- applying what the server sends, independently of pipelint's LineIndex -------
+
+def _offset(text: str, position: types.Position, encoding: str) -> int:
+    """A str index for an LSP position; lines end at "\\n" (the scripts here use nothing else)."""
+    lines = text.split("\n")
+    index = sum(len(line) + 1 for line in lines[: position.line])
+    if position.line >= len(lines):
+        return len(text)
+    units = 0
+    for count, char in enumerate(lines[position.line]):
+        if units >= position.character:
+            return index + count
+        units += len(char.encode("utf-16-le")) // 2 if encoding == "utf-16" else len(char.encode("utf-8", "surrogateescape"))
+    return index + len(lines[position.line])
+
+
+def apply_text_edits(text: str, edits: list[types.TextEdit], encoding: str = "utf-16") -> str:
+    spans = [(_offset(text, e.range.start, encoding), _offset(text, e.range.end, encoding), e.new_text) for e in edits]
+    for start, end, new in sorted(spans, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def apply_workspace_edit(text: str, uri: str, edit: types.WorkspaceEdit, version: int | None = None, encoding: str = "utf-16") -> str:
+    if edit.document_changes:
+        for change in edit.document_changes:
+            assert change.text_document.uri == uri
+            if version is not None:
+                assert change.text_document.version == version
+            text = apply_text_edits(text, list(change.edits), encoding)
+        return text
+    return apply_text_edits(text, list(edit.changes[uri]), encoding)
+
+
+async def code_actions(client: LanguageClient, uri: str, range_: types.Range, only: list[str] | None = None):
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=range_,
+            context=types.CodeActionContext(diagnostics=[], only=only),
+        )
+    )
+    return list(result or [])

@@ -1,0 +1,148 @@
+"""The server's pieces in-process: severities, the fix-all edit, which documents are scripts."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lsp_client import REPOSITORY, SERVER_ENV
+from lsprotocol import types
+
+from pipelint.finding import Finding, Severity
+from pipelint.fixer import apply_edits
+from pipelint.lsp.actions import changed_span, wanted
+from pipelint.lsp.diagnostics import finding_diagnostic, parse_failure_diagnostic
+from pipelint.lsp.documents import is_shell_document, take_snapshot, to_bytes
+from pipelint.positions import Encoding
+
+
+@pytest.mark.parametrize(
+    ("severity", "expected"),
+    [
+        (Severity.ERROR, types.DiagnosticSeverity.Error),
+        (Severity.WARNING, types.DiagnosticSeverity.Warning),
+        (Severity.INFO, types.DiagnosticSeverity.Information),
+    ],
+)
+def test_severities_map_one_to_one(tmp_path, severity, expected):
+    snapshot = take_snapshot("untitled:x", 1, "echo hi\n", "shellscript", tmp_path)
+    finding = Finding("PL001", "useless-cat", severity, "message", 0, 4)
+    diagnostic = finding_diagnostic(snapshot, finding, Encoding.UTF16)
+    assert diagnostic.severity == expected
+    assert diagnostic.range == types.Range(types.Position(0, 0), types.Position(0, 4))
+
+
+def test_parse_failure_note_stays_on_its_line(tmp_path):
+    text = "echo start\nif true; then\n  echo a\n  echo b\n"  # `fi` missing: broken to the end
+    snapshot = take_snapshot("untitled:x", 1, text, "shellscript", tmp_path)
+    note = parse_failure_diagnostic(snapshot, Encoding.UTF16)
+    assert note is not None
+    assert note.range.start.line == note.range.end.line
+
+
+def test_changed_span_is_one_edit_that_never_splits_a_character():
+    random.seed(5)
+    alphabet = ["a", "é", "ê", "😀", "\n", "|", " "]
+    for _ in range(5000):
+        old = "".join(random.choices(alphabet, k=random.randint(0, 10))).encode()
+        new = "".join(random.choices(alphabet, k=random.randint(0, 10))).encode()
+        edit = changed_span(old, new)
+        assert apply_edits(old, [edit]) == new
+        old[: edit.start].decode()  # raises if the edit starts inside a character
+        old[edit.end :].decode()
+        edit.content.decode()
+
+
+def test_changed_span_keeps_the_unchanged_ends():
+    edit = changed_span(b"a\ncat f | grep x\nz\n", b"a\ngrep x < f\nz\n")
+    assert (edit.start, edit.end) == (2, 16)
+
+
+@pytest.mark.parametrize(
+    ("kind", "only", "expected"),
+    [
+        ("source.fixAll.pipelint", None, True),
+        ("source.fixAll.pipelint", ["source"], True),
+        ("source.fixAll.pipelint", ["source.fixAll"], True),
+        ("source.fixAll.pipelint", ["source.fixAll.pipelint"], True),
+        ("source.fixAll.pipelint", ["quickfix"], False),
+        ("source.fixAll.pipelint", ["source.fix"], False),
+        ("quickfix", ["quickfix"], True),
+        ("quickfix", ["source"], False),
+    ],
+)
+def test_kinds_are_hierarchical(kind, only, expected):
+    assert wanted(kind, only) is expected
+
+
+@pytest.mark.parametrize(
+    ("language_id", "name", "text", "expected"),
+    [
+        ("shellscript", "a.txt", "echo", True),
+        ("bash", None, "echo", True),
+        ("sh", None, "echo", True),
+        ("plaintext", "deploy", "#!/bin/sh\necho", True),
+        ("plaintext", "deploy", "#!/usr/bin/env bash\necho", True),
+        ("plaintext", "run.sh", "echo", True),
+        ("python", "tool.py", "#!/usr/bin/env python3\n", False),
+        ("toml", "pyproject.toml", "[tool.pipelint]\n", False),
+        ("shellscript", ".pipelint.toml", "ignore = []\n", False),  # whatever the editor says
+    ],
+)
+def test_which_documents_are_scripts(language_id, name, text, expected):
+    path = Path("/work") / name if name else None
+    assert is_shell_document(language_id, path, text.encode()) is expected
+
+
+def test_text_becomes_the_bytes_it_came_from():
+    raw = b"echo \xff\xfe caf\xc3\xa9\n"
+    assert to_bytes(raw.decode("utf-8", "surrogateescape")) == raw
+    assert to_bytes("a\ud800b") == b"a?b"  # no byte maps to it: one placeholder, positions hold
+
+
+def test_check_does_not_import_the_language_server(tmp_path):
+    script = tmp_path / "a.sh"
+    script.write_text("cat access.log | grep 500\n")
+    probe = (
+        "import sys\n"
+        "from pipelint.cli import main\n"
+        f"sys.argv = ['pipelint', 'check', {str(script)!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('pygls' in sys.modules, 'lsprotocol' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=SERVER_ENV, cwd=REPOSITORY)
+    assert done.stdout.strip().splitlines()[-1] == "False False"
+
+
+def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypatch):
+    from pygls.workspace import Workspace
+
+    from pipelint.lsp import server as server_module
+
+    server = server_module.PipelintServer()
+    server.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Full)
+    uri = "untitled:crash"
+    server.workspace.put_text_document(
+        types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text="cat access.log | grep 500\n")
+    )
+    shown, logged, published = [], [], []
+    monkeypatch.setattr(server, "window_show_message", shown.append)
+    monkeypatch.setattr(server, "window_log_message", logged.append)
+    monkeypatch.setattr(server, "text_document_publish_diagnostics", published.append)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(server_module, "take_snapshot", crash)
+        server.lint_and_publish(uri)
+        server.lint_and_publish(uri)
+    assert len(shown) == 1 and "internal error" in shown[0].message and "boom" in shown[0].message
+    assert len(logged) == 2 and "Traceback" in logged[0].message
+    assert published == []
+
+    server.lint_and_publish(uri)  # the engine works again: diagnostics flow
+    assert [d.code for d in published[0].diagnostics] == ["PL001"]
