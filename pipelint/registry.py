@@ -15,6 +15,7 @@ from pipelint.rules.pl203_useless_dd_reader import UselessDdReaderRule
 from pipelint.rules.pl401_bulk_load_order import BulkLoadOrderRule
 from pipelint.rules.pl501_grep_count import GrepCountRule
 from pipelint.rules.pl502_sort_uniq import SortUniqRule
+from pipelint.rules.pl503_echo_pipe import EchoPipeRule
 
 RULES: tuple[type[Rule], ...] = (
     UselessCatRule,  # PL001 useless-cat
@@ -29,6 +30,7 @@ RULES: tuple[type[Rule], ...] = (
     BulkLoadOrderRule,  # PL401 bulk-load-order
     GrepCountRule,  # PL501 grep-count
     SortUniqRule,  # PL502 sort-uniq
+    EchoPipeRule,  # PL503 echo-pipe
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in RULES}
