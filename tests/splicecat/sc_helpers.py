@@ -21,8 +21,9 @@ SANITIZER_REPORT = re.compile(r"AddressSanitizer|LeakSanitizer|UndefinedBehavior
 
 def cmake_build(build_dir: Path, *options: str) -> Path:
     """Configure and build runtime/ into BUILD_DIR; return the executable."""
-    subprocess.run(["cmake", "-S", str(RUNTIME), "-B", str(build_dir), *options], check=True, capture_output=True)
-    subprocess.run(["cmake", "--build", str(build_dir)], check=True, capture_output=True)
+    for argv in (["cmake", "-S", str(RUNTIME), "-B", str(build_dir), *options], ["cmake", "--build", str(build_dir)]):
+        step = subprocess.run(argv, capture_output=True, text=True)
+        assert step.returncode == 0, f"{' '.join(argv)} failed:\n{step.stdout}{step.stderr}"
     return build_dir / "splicecat"
 
 
