@@ -127,6 +127,9 @@ def test_not_reported_inside_a_parse_error():
     assert "PL401" not in codes("f() { mysql -e \"LOAD DATA INFILE 'a' INTO TABLE t\"\n")
     assert "PL401" not in codes("f() { mysqlimport --local shop a.csv\n")
     assert "PL401" in codes("f() { mysqlimport --local shop a.csv; }\n")
+    # An ERROR inside the command's arguments: what is left once it is blanked is not what was written.
+    assert "PL401" not in codes("mysqlimport $(( cat words.txt | tail\n")
+    assert "PL401" not in codes("mysql -e \"LOAD DATA INFILE 'a' INTO TABLE t\" $(( cat a.csv | tail\n")
 
 
 def test_suppression_comment_silences_it():

@@ -173,7 +173,11 @@ def test_not_reported_inside_a_parse_error():
     assert all(f.fix is None for f in pl503('{ echo "$x" | tr a b; )\n'))
     assert all(f.fix is None for f in pl503('f() { echo "$x" | tr a b\n'))  # bash: unexpected end of file
     assert all(f.fix is None for f in pl503('echo "$x" | tr a b )\n'))
+    # An ERROR inside the echo's argument: what is left once it is blanked is not what was written.
+    assert "PL503" not in codes("echo $(( cat words.txt | sort\n")
     assert all(f.fix is None for f in pl503('echo "$x" | tr a b )\n'))
+    # An ERROR inside the echo's argument: what is left once it is blanked is not what was written.
+    assert "PL503" not in codes("echo $(( cat words.txt | sort\n")
 
 
 def test_fixing_twice_equals_fixing_once():
