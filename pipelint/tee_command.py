@@ -50,7 +50,7 @@ def parse(stage: Stage) -> Tee | None:
             operands_only = True
             continue
         if value is None:
-            if syntax.text(argument).startswith(b"-"):
+            if syntax.text(argument).lstrip(b"\"'").startswith(b"-"):
                 return None  # `-$flags`: cannot tell option from file
             files.append(argument)
             continue
