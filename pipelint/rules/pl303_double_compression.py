@@ -1,0 +1,136 @@
+"""PL303 double-compression: `gzip -c f | ssh -C host …` compresses the same bytes twice."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from pipelint import compressors, syntax
+from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
+from pipelint.pipeline import Pipeline, Stage
+from pipelint.remote_commands import Option, Ssh, parse_ssh
+from pipelint.rule import Context, Rule
+
+_PASS_THROUGH = frozenset({b"pv", b"mbuffer", b"buffer"})
+_READERS = frozenset({b"cat", b"pv"})
+
+
+def _compressed_name(value: bytes) -> bool:
+    return value.lower().endswith(tuple(suffix.encode() for suffix in compressors.COMPRESSED_SUFFIXES))
+
+
+def compressed_source(stage: Stage) -> str | None:
+    """What makes the stage's output compressed data, for the message; None if it is not."""
+    if not stage.is_simple or syntax.has_assignments(stage.command):
+        return None
+    if any(syntax.redirects_stdout(r) for r in stage.all_redirects):
+        return None
+    found = compressors.parse(stage.command)
+    if found is not None and found.to_stdout:
+        return f"the output of `{found.tool}`"
+    if compressors.tar_compression(stage.command) is not None:
+        return "the output of `tar` with a compressor"
+    if stage.name == b"tar":
+        words = [syntax.literal_value(a) or b"" for a in stage.arguments]
+        if any(w in (b"--zstd", b"-I") or w.startswith(b"--use-compress-program") for w in words):
+            return "the output of `tar` with a compressor"
+    values = [syntax.literal_value(a) for a in stage.arguments]
+    if stage.name == b"dd":
+        files = [v[3:] for v in values if v is not None and v.startswith(b"if=")]
+    elif stage.name in _READERS:
+        files = [v for v in values if v is not None and not v.startswith(b"-")]
+        if len(files) != len(values) - sum(1 for v in values if v is not None and v.startswith(b"-")):
+            return None  # a computed operand
+    else:
+        return None
+    if files and all(_compressed_name(f) for f in files):
+        return ", ".join(f.decode("utf-8", "replace") for f in files)
+    return None
+
+
+def _feeds_ssh(pipeline: Pipeline, index: int) -> tuple[Stage, Ssh] | None:
+    for stage in pipeline.stages[index + 1 :]:
+        if stage.is_simple:
+            ssh = parse_ssh(stage.command)
+            if ssh is not None:
+                if any(syntax.redirects_stdin(r) for r in stage.all_redirects):
+                    return None  # it reads that file, not the pipe (check_command looks at it)
+                return stage, ssh
+        if not (stage.is_simple and stage.name in _PASS_THROUGH and not stage.all_redirects):
+            return None
+    return None
+
+
+def _removal(option: Option, source: bytes) -> list[Edit]:
+    """Edits that take one compression option out, keeping the other letters of its word."""
+    node = option.node
+    word = syntax.text(node)
+    if option.letter == "o":
+        start = node.prev_sibling.end_byte if node.prev_sibling is not None else node.start_byte
+        end = option.value_node.end_byte if option.value_node is not None else node.end_byte
+        return [Edit(start, end, b"")]
+    if word == b"-C":
+        return [Edit(node.prev_sibling.end_byte, node.end_byte, b"")]
+    index = word.index(b"C", 1)
+    return [Edit(node.start_byte + index, node.start_byte + index + 1, b"")]
+
+
+class DoubleCompressionRule(Rule):
+    code = "PL303"
+    name = "double-compression"
+    severity = Severity.WARNING
+    fix_availability = FixAvailability.ALWAYS
+    subjects = ("pipeline", "command")
+
+    def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
+        for index, stage in enumerate(pipeline.stages[:-1]):
+            what = compressed_source(stage)
+            if what is None:
+                continue
+            target = _feeds_ssh(pipeline, index)
+            if target is not None:
+                finding = self._finding(target[1], what, context)
+                if finding is not None:
+                    yield finding
+
+    def check_command(self, command: Node, context: Context) -> Iterator[Finding]:
+        """`ssh -C host cmd < backup.tar.gz`: the same double work without a pipe."""
+        ssh = parse_ssh(command)
+        if ssh is None:
+            return
+        parent = command.parent
+        redirects = syntax.own_redirects(command)
+        if parent is not None and parent.type == "redirected_statement" and parent.child_by_field_name("body") == command:
+            redirects += [c for c in parent.children if c.type == "file_redirect"]
+        for redirect in redirects:
+            if redirect.type != "file_redirect" or not syntax.redirects_stdin(redirect):
+                continue
+            destination = syntax.redirect_parts(redirect)[2]
+            value = None if destination is None else syntax.literal_value(destination)
+            if value is not None and _compressed_name(value):
+                finding = self._finding(ssh, value.decode("utf-8", "replace"), context)
+                if finding is not None:
+                    yield finding
+
+    def _finding(self, ssh: Ssh, what: str, context: Context) -> Finding | None:
+        options = ssh.compression_options()
+        if not options:
+            return None
+        nodes: dict[int, Node] = {}
+        for option in options:
+            nodes.setdefault(option.node.start_byte, option.node)
+        if any(syntax.text(n).count(b"C") > 1 for n in nodes.values() if not syntax.text(n).startswith(b"-o")):
+            return None  # `-CC`: odd enough to leave alone
+        edits = [edit for option in options for edit in _removal(option, context.source)]
+        spelled = " and ".join(sorted({"-C" if o.letter == "C" else "-o Compression=yes" for o in options}))
+        fix = self.fix(f"Remove `{spelled}` from ssh", Applicability.SAFE, *edits)
+        start = min(n.start_byte for n in nodes.values())
+        end = max((o.value_node or o.node).end_byte for o in options)
+        return self.finding(
+            f"`ssh {spelled}` compresses {what}, which is already compressed: "
+            "CPU spent on both ends for no smaller transfer",
+            start,
+            end,
+            fix,
+        )

@@ -1,0 +1,116 @@
+"""PL303 double-compression: compressed data through `ssh -C`, and the fix run for real."""
+
+from __future__ import annotations
+
+import pytest
+from harness import assert_same_behaviour, codes, fix, lint
+
+from pipelint import syntax
+from pipelint.finding import Applicability
+from pipelint.remote_commands import parse_ssh
+
+
+def ssh(text: str):
+    return parse_ssh(syntax.parse(text.encode()).root_node.named_children[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "host", "compression"),
+    [
+        ("ssh -C host cmd", "host", ["C"]),
+        ("ssh -vC -p 22 user@host cmd -C", "host", ["C"]),
+        ("ssh -Cp 22 host", "host", ["C"]),
+        ("ssh -p22 host cmd", "host", []),
+        ("ssh -c aes128-ctr host", "host", []),  # a cipher, not compression
+        ("ssh -o Compression=yes host", "host", ["o"]),
+        ("ssh -oCompression=yes host", "host", ["o"]),
+        ("ssh -o 'compression yes' host", "host", ["o"]),
+        ("ssh -o Compression=no host", "host", []),
+        ("ssh -i ~/.ssh/key -l root host", "host", []),
+        ("ssh -- host -C", "host", []),
+    ],
+)
+def test_ssh_options(text, host, compression):
+    parsed = ssh(text)
+    assert parsed.host_name == host
+    assert [o.letter for o in parsed.compression_options()] == compression
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("gzip -c data.csv | ssh -C backup 'gunzip -c > d'\n", "gzip -c data.csv | ssh backup 'gunzip -c > d'\n"),
+        ("gzip -1 < data.csv | ssh -vC backup 'cat > d.gz'\n", "gzip -1 < data.csv | ssh -v backup 'cat > d.gz'\n"),
+        ("gzip -1 < data.csv | ssh -Cv backup true\n", "gzip -1 < data.csv | ssh -v backup true\n"),
+        ("gzip -1 < data.csv | ssh -Cp 22 backup true\n", "gzip -1 < data.csv | ssh -p 22 backup true\n"),
+        ("zstd -c data.csv | ssh -o Compression=yes backup true\n", "zstd -c data.csv | ssh backup true\n"),
+        ("zstd -c data.csv | ssh -p 22 -oCompression=yes backup true\n", "zstd -c data.csv | ssh -p 22 backup true\n"),
+        ("zstd -c data.csv | ssh -C -o Compression=yes backup true\n", "zstd -c data.csv | ssh backup true\n"),
+        ("tar czf - src | pv -q | ssh -C backup 'tar xzf -'\n", "tar czf - src | pv -q | ssh backup 'tar xzf -'\n"),
+        ("tar --zstd -cf - src | ssh -C backup true\n", "tar --zstd -cf - src | ssh backup true\n"),
+        ("cat backup.tar.gz | ssh -C backup 'cat > b.tgz'\n", "cat backup.tar.gz | ssh backup 'cat > b.tgz'\n"),
+        ("dd if=img.xz bs=1M | ssh -C backup true\n", "dd if=img.xz bs=1M | ssh backup true\n"),
+        ("ssh -C backup 'cat > b.tgz' < backup.tar.gz\n", "ssh backup 'cat > b.tgz' < backup.tar.gz\n"),
+        ("x=$(xz -c data.csv | ssh -C \\\n  backup 'wc -c')\n", "x=$(xz -c data.csv | ssh \\\n  backup 'wc -c')\n"),
+    ],
+)
+def test_fix(script, expected):
+    (finding,) = lint(script, select=("PL303",))
+    assert finding.fix.applicability is Applicability.SAFE
+    assert fix(script, select=("PL303",)).decode() == expected
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # Plain data: ssh's compression is useful.
+        "mysqldump shop | ssh -C backup 'mysql shop'",
+        "tar cf - src | ssh -C backup 'tar xf -'",
+        "cat access.log | ssh -C backup 'cat > a.log'",
+        "ssh -C backup 'cat > a.log' < access.log",
+        # Compressed data without ssh compression.
+        "gzip -c data.csv | ssh backup true",
+        "gzip -c data.csv | ssh -c aes128-ctr backup true",
+        "gzip -c data.csv | ssh -o Compression=no backup true",
+        # The compressed data does not reach ssh's stdin.
+        "gzip -c data.csv > d.gz | ssh -C backup true",
+        "gzip -dc d.gz | ssh -C backup true",
+        "gzip -c data.csv | sort | ssh -C backup true",
+        "gzip -c data.csv | ssh -C backup true < access.log",
+        'cat d.gz "$other" | ssh -C backup true',
+        "ssh -C backup 'cat d.gz' | gunzip",
+        "gzip -c data.csv | ssh -CC backup true",
+        "case x in\n gzip -c data.csv | ssh -C backup true\nesac\n",
+    ],
+)
+def test_leaves_alone(script):
+    assert "PL303" not in codes(script)
+
+
+def test_message():
+    (finding,) = lint("gzip -c data.csv | ssh -C backup true\n", select=("PL303",))
+    assert finding.message.startswith("`ssh -C` compresses the output of `gzip`, which is already compressed")
+
+
+# ssh is tests/sandbox/bin/ssh: the remote side is a folder; -C changes nothing there.
+TRICKY = [
+    "gzip -c data.csv | ssh -C backup 'gunzip -c > data.csv'\n",
+    "gzip -c 'my file.txt' | ssh -vC -p 2222 user@backup 'cat > \"my file.txt.gz\"'\n",
+    "tar -czf - src | ssh -o Compression=yes backup 'tar -xzf - && ls src'\n",
+    'n=$(gzip -c access.log | ssh -C backup "gunzip -c | wc -l"); echo "$n"\n',
+    "gzip -c words.txt \\\n  | ssh -C \\\n    backup 'gunzip -c | sort'\n",
+    "ssh -C backup 'cat > b.tar' < backup.tar\n",
+    "gzip -c data.csv > d.gz\nssh -C backup 'cat > d.gz' < d.gz && echo sent\n",
+]
+
+
+@pytest.mark.parametrize("script", TRICKY)
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_fix_keeps_behaviour(script, shell, tmp_path):
+    path = "script.sh" if shell == "dash" else "script.bash"
+    fixed = fix(script, path, select=("PL303",))
+    if "b.tar'" in script:
+        assert fixed == script.encode()  # backup.tar is not compressed: left alone
+        return
+    assert b"-C" not in fixed and b"Compression" not in fixed
+    assert_same_behaviour(script.encode(), fixed, tmp_path, shell)
