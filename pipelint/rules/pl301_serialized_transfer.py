@@ -1,0 +1,284 @@
+"""PL301 serialized-transfer: `gzip f; scp f.gz host:; ssh host gunzip f.gz` in three steps."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from pipelint import compressors, syntax
+from pipelint.finding import Applicability, Finding, FixAvailability, Severity
+from pipelint.positions import LineIndex
+from pipelint.remote_commands import Ssh, Upload, host_key, parse_ssh, parse_upload
+from pipelint.rule import Context, Rule
+
+# Seed 003 (High Performance MySQL, appendix C, table C-1): a 738 MB file took
+# 60 s by gzip, scp and gunzip (44 + 10 + 6) and 44 s compressed and streamed over ssh.
+EVIDENCE = "a 738 MB file took 60 s this way and 44 s compressed and streamed in one step (seed 003)"
+
+# Nodes whose named children run one after another in the same shell.
+_BLOCKS = frozenset(
+    {"program", "compound_statement", "do_group", "subshell", "if_statement", "elif_clause", "else_clause", "case_item"}
+)
+_PUT = re.compile(rb"^\s*put\s+(?:-[a-zA-Z]+\s+)*(\S+)(?:\s+(\S+))?\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Step:
+    command: Node
+    redirects: tuple[Node, ...]
+    statement: Node  # what to underline
+
+
+@dataclass(frozen=True)
+class Compressed:
+    step: Step
+    compression: compressors.Compression
+    source: str  # the input as written
+    path: str  # the compressed file, as `shape` gives it
+
+
+def shape(node: Node) -> str:
+    """A word as the script spells it, quotes dropped: `"$dir"/a.gz` → `$dir/a.gz`."""
+    text = syntax.text(node).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
+    return re.sub(r"\$\{(\w+)\}", r"$\1", text)
+
+
+def _steps(block: Node) -> list[Step]:
+    steps: list[Step] = []
+    for index, child in enumerate(block.children):
+        if block.field_name_for_child(index) == "condition" or child.type in ("elif_clause", "else_clause"):
+            continue
+        _flatten(child, child, steps)
+    return steps
+
+
+def _flatten(node: Node, statement: Node, steps: list[Step]) -> None:
+    if node.type == "command":
+        steps.append(Step(node, tuple(syntax.own_redirects(node)), statement))
+    elif node.type == "list":
+        for child in node.named_children:
+            _flatten(child, child, steps)
+    elif node.type == "redirected_statement":
+        body = node.child_by_field_name("body")
+        if body is not None and body.type == "command":
+            redirects = tuple(c for c in node.children if c.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"))
+            steps.append(Step(body, tuple(syntax.own_redirects(body)) + redirects, node))
+
+
+def _compressed(step: Step) -> Compressed | None:
+    found = compressors.parse(step.command)
+    if found is None or any(o in ("-r", "--recursive") or o.startswith("-S") or o == "--suffix" for o in found.options):
+        return None
+    stdin = [r for r in step.redirects if syntax.redirects_stdin(r)]
+    stdout = [r for r in step.redirects if syntax.redirects_stdout(r)]
+    files = [f for f in found.files if syntax.literal_value(f) != b"-"]
+    if found.to_stdout:
+        if len(stdout) != 1 or syntax.redirect_parts(stdout[0])[1] != ">":
+            return None
+        target = syntax.redirect_parts(stdout[0])[2]
+        if len(files) == 1 and not stdin:
+            source = files[0]
+        elif not files and len(stdin) == 1:
+            source = syntax.redirect_parts(stdin[0])[2]
+        else:
+            return None
+        if target is None or source is None:
+            return None
+        return Compressed(step, found, syntax.text(source).decode("utf-8", "replace"), shape(target))
+    if len(files) != 1 or stdout:
+        return None
+    source = files[0]
+    path = shape(found.output) if found.output is not None else shape(source) + found.format.suffix
+    return Compressed(step, found, syntax.text(source).decode("utf-8", "replace"), path)
+
+
+def _uploads(step: Step, path: str) -> Upload | None:
+    upload = parse_upload(step.command)
+    if upload is not None:
+        return upload if any(shape(s) == path for s in upload.sources) else None
+    if syntax.basename(syntax.command_name(step.command)) != b"sftp":
+        return None
+    ssh = parse_ssh_like_sftp(step.command)
+    if ssh is None:
+        return None
+    for redirect in step.redirects:
+        body = _document_text(redirect)
+        for match in _PUT.finditer(body):
+            local = match.group(1).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
+            if local == path:
+                remote = (match.group(2) or b"").decode("utf-8", "replace")
+                host, _, directory = ssh
+                return Upload("sftp", [], host_key(host.encode()), host, posixpath.join(directory, remote) if remote else directory + ("/" if directory else ""))
+    return None
+
+
+def parse_ssh_like_sftp(command: Node) -> tuple[str, str, str] | None:
+    """`sftp [options] [user@]host[:dir]` → (host as written, unused, dir)."""
+    words = [syntax.literal_value(a) for a in syntax.arguments(command)]
+    operands = [w.decode("utf-8", "replace") for w in words if w is not None and not w.startswith(b"-")]
+    if not operands:
+        return None
+    host, _, directory = operands[-1].partition(":")
+    return host, "", directory
+
+
+def _document_text(redirect: Node) -> bytes:
+    if redirect.type == "heredoc_redirect":
+        return b"".join(syntax.text(c) for c in redirect.children if c.type == "heredoc_body")
+    if redirect.type == "herestring_redirect":
+        value = syntax.literal_value(redirect.named_children[-1]) if redirect.named_children else None
+        return value or b""
+    return b""
+
+
+def _remote_file(upload: Upload, path: str) -> list[str]:
+    """Where the file lands on the other host: `dir/` + name, or the target itself."""
+    name = posixpath.basename(path)
+    if not upload.path or upload.path.endswith("/"):
+        return [upload.path + name]
+    return [upload.path, posixpath.join(upload.path, name)]
+
+
+def _decompresses(ssh: Ssh, upload: Upload, remote_files: list[str], fmt: str) -> str | None:
+    """The decompressed file's path when ssh decompresses the uploaded file, else None.
+
+    The remote command is read as the script spells it (`"$1.gz"` stays `$1.gz`),
+    so a file named through a variable on both lines still matches.
+    """
+    if ssh.host is None or host_key(syntax.text(ssh.host)) != upload.host or not ssh.remote:
+        return None
+    # What the remote shell gets: each word's value (its inner quotes kept for the
+    # remote shell), or its shape where only run time knows it (`"/tmp/$1.gz"`).
+    remote = b" ".join(_value_or_shape(node) for node in ssh.remote)
+    suffix = compressors.FORMATS[fmt].suffix
+    for node in syntax.walk(syntax.parse(remote).root_node):
+        name = syntax.command_name(node)
+        if node.type != "command" or name is None:
+            continue
+        words = [w.decode("utf-8", "replace") for w in [name] + [syntax.text(a) for a in syntax.arguments(node)]]
+        if compressors.decompressor_format(words) != fmt:
+            continue
+        output = None
+        operands: list[str] = []
+        index = 1
+        while index < len(words):
+            word = words[index]
+            if word in ("-o", "--output") and index + 1 < len(words):
+                output = words[index + 1]
+                index += 2
+                continue
+            if not word.startswith("-"):
+                operands.append(word)
+            index += 1
+        named = [f for f in remote_files if f in operands]
+        if not named:
+            continue
+        if output is None and words[0].rsplit("/", 1)[-1] in ("lz4", "unlz4") and len(operands) == 2:
+            output = operands[1]
+        output = output or _stdout_target(node)
+        if output is None and named[0].endswith(suffix):
+            output = named[0][: -len(suffix)]
+        if output:
+            return output
+    return None
+
+
+def _value_or_shape(node: Node) -> bytes:
+    value = syntax.literal_value(node)
+    return value if value is not None else shape(node).encode()
+
+
+def _stdout_target(command: Node) -> str | None:
+    parent = command.parent
+    if parent is None or parent.type != "redirected_statement":
+        return None
+    for redirect in parent.children:
+        if redirect.type == "file_redirect" and syntax.redirects_stdout(redirect):
+            destination = syntax.redirect_parts(redirect)[2]
+            return None if destination is None else shape(destination)
+    return None
+
+
+def _quote(text: str) -> str:
+    return text if re.fullmatch(r"[\w@%+=:,./~$-]+", text) else shlex.quote(text)
+
+
+def _remote_argument(command: str, expands_here: bool) -> str:
+    """The remote command as one ssh argument.
+
+    expands_here: its `$` came from words the local shell expands (`"/tmp/$1.gz"`),
+    so double quotes keep that. Otherwise every `$` is for the remote shell and
+    single quotes keep it from expanding here; double quotes only read better
+    when the command holds single quotes and nothing double quotes would touch.
+    """
+    if expands_here:
+        return '"' + re.sub(r'(["\\`])', r"\\\1", command) + '"'
+    if "'" in command and not re.search(r'[$`"\\!]', command):
+        return '"' + command + '"'
+    return shlex.quote(command)
+
+
+def _one_line(text: str) -> str:
+    """ssh options written over several lines (`\\` continuations), on one."""
+    return " ".join(text.replace("\\\n", " ").split())
+
+
+class SerializedTransferRule(Rule):
+    code = "PL301"
+    name = "serialized-transfer"
+    severity = Severity.WARNING
+    fix_availability = FixAvailability.NEVER
+    subjects = ("program",)
+
+    def check_program(self, root: Node, context: Context) -> Iterator[Finding]:
+        lines = LineIndex(context.source)
+        for node in syntax.walk(root):
+            if node.type in _BLOCKS:
+                yield from self._check_block(_steps(node), lines)
+
+    def _check_block(self, steps: list[Step], lines: LineIndex) -> Iterator[Finding]:
+        for first, step in enumerate(steps):
+            compressed = _compressed(step)
+            if compressed is None:
+                continue
+            for second in range(first + 1, len(steps)):
+                upload = _uploads(steps[second], compressed.path)
+                if upload is None:
+                    continue
+                remote_files = _remote_file(upload, compressed.path)
+                for third in range(second + 1, len(steps)):
+                    ssh = parse_ssh(steps[third].command)
+                    if ssh is None:
+                        continue
+                    output = _decompresses(ssh, upload, remote_files, compressed.compression.format.name)
+                    if output is not None:
+                        yield self._finding(compressed, upload, ssh, steps[second], steps[third], output, lines)
+                        break
+                break
+
+    def _finding(self, compressed: Compressed, upload: Upload, ssh: Ssh, copy: Step, unpack: Step, output: str,
+                 lines: LineIndex) -> Finding:  # fmt: skip
+        tool = compressed.compression.tool
+        fast = {"gzip": f"{tool} -1 -c", "pigz": "pigz -1 -c", "xz": f"{tool} -T0 -c"}.get(tool, f"{tool} -c")
+        fmt = compressed.compression.format
+        # ssh as written up to the host, so `-p 2222 user@host` carries over.
+        name = unpack.command.child_by_field_name("name")
+        host = unpack.command.text[name.end_byte - unpack.command.start_byte : ssh.host.end_byte - unpack.command.start_byte]
+        host = host.decode("utf-8", "replace").strip()
+        remote = f"{fmt.decompress} > {_quote(output)}"
+        expands_here = any(syntax.literal_value(node) is None for node in ssh.remote)
+        one_step = f"{fast} {compressed.source} | ssh {_one_line(host)} {_remote_argument(remote, expands_here)}"
+        copy_line = lines.position(copy.command.start_byte).line + 1
+        unpack_line = lines.position(unpack.command.start_byte).line + 1
+        message = (
+            f"{compressed.path} is compressed here, copied by {upload.tool} (line {copy_line}) and decompressed "
+            f"by ssh (line {unpack_line}): three passes over the data, one after the other; {EVIDENCE}"
+        )
+        fix = self.fix(f"Compress and stream in one step: `{one_step}`", Applicability.DISPLAY_ONLY)
+        statement = compressed.step.statement
+        return self.finding(message, statement.start_byte, statement.end_byte, fix)

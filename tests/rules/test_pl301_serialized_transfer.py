@@ -1,0 +1,147 @@
+"""PL301 serialized-transfer: compress, copy, decompress in three steps; the one-step advice run for real."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from harness import codes, lint, run_script
+
+from pipelint.finding import Applicability
+
+DOC = Path(__file__).parent.parent.parent / "rules" / "PL301-serialized-transfer.md"
+
+
+def advice(script: str) -> str:
+    (finding,) = lint(script, select=("PL301",))
+    assert finding.fix.applicability is Applicability.DISPLAY_ONLY and finding.fix.edits == ()
+    match = re.fullmatch(r"Compress and stream in one step: `(.*)`", finding.fix.title)
+    assert match, finding.fix.title
+    return match.group(1)
+
+
+@pytest.mark.parametrize(
+    ("script", "one_step"),
+    [
+        # Seed 003's own example.
+        (
+            "gzip -c /backup/mydb/mytable.MYD > mytable.MYD.gz\n"
+            "scp mytable.MYD.gz root@server2:/var/lib/mysql/mydb/\n"
+            'ssh root@server2 "gunzip /var/lib/mysql/mydb/mytable.MYD.gz"\n',
+            "gzip -1 -c /backup/mydb/mytable.MYD | ssh root@server2 'gunzip -c > /var/lib/mysql/mydb/mytable.MYD'",
+        ),
+        (
+            "gzip data.csv && scp data.csv.gz backup:in/ && ssh backup 'gunzip in/data.csv.gz'\n",
+            "gzip -1 -c data.csv | ssh backup 'gunzip -c > in/data.csv'",
+        ),
+        (
+            "gzip -9 < data.csv > /tmp/d.gz\nscp -P 2222 /tmp/d.gz me@backup:/srv/\nssh -p 2222 me@backup gunzip -c /srv/d.gz '>' /srv/data.csv\n",
+            "gzip -1 -c data.csv | ssh -p 2222 me@backup 'gunzip -c > /srv/data.csv'",
+        ),
+        (
+            "xz -T0 big.img\nrsync -av big.img.xz backup:/data/\nssh backup 'cd /data; unxz /data/big.img.xz'\n",
+            "xz -T0 -c big.img | ssh backup 'unxz -c > /data/big.img'",
+        ),
+        (
+            "zstd -q data.csv -o data.zst\nsftp backup <<EOF\nput data.zst in/\nEOF\nssh backup 'zstd -d in/data.zst -o in/data.csv'\n",
+            "zstd -c data.csv | ssh backup 'zstd -dc > in/data.csv'",
+        ),
+        (
+            "bzip2 -k dump.sql\nscp dump.sql.bz2 backup:\nssh backup 'bunzip2 -c dump.sql.bz2 > restore.sql'\n",
+            "bzip2 -c dump.sql | ssh backup 'bunzip2 -c > restore.sql'",
+        ),
+        (
+            "lz4 big.img\nscp big.img.lz4 backup:\nssh backup lz4 -d big.img.lz4 big.img\n",
+            "lz4 -c big.img | ssh backup 'lz4 -dc > big.img'",
+        ),
+        (
+            'ship() {\n  gzip -c "$1" > "$1.gz"\n  scp "$1.gz" backup:/tmp/\n  ssh backup gunzip "/tmp/$1.gz"\n}\n',
+            'gzip -1 -c "$1" | ssh backup "gunzip -c > /tmp/$1"',
+        ),
+        (
+            "if true; then\n  gzip -c 'my file.txt' > my.gz\n  scp my.gz backup:\n  ssh backup 'gunzip -c my.gz > \"my file.txt\"'\nfi\n",
+            "gzip -1 -c 'my file.txt' | ssh backup \"gunzip -c > 'my file.txt'\"",
+        ),
+        (
+            "gzip -c a > a.gz\nscp a.gz backup:\nssh backup 'gunzip -c a.gz > $HOME/a'\n",
+            "gzip -1 -c a | ssh backup 'gunzip -c > $HOME/a'",
+        ),
+    ],
+)
+def test_reports_with_the_one_step_pipeline(script, one_step):
+    assert advice(script) == one_step
+
+
+def test_message_points_at_the_other_two_steps():
+    script = "gzip -c a > a.gz\necho copying\nscp a.gz backup:\necho unpacking\nssh backup 'gunzip a.gz'\n"
+    (finding,) = lint(script, select=("PL301",))
+    assert "copied by scp (line 3) and decompressed by ssh (line 5)" in finding.message
+    assert "60 s" in finding.message and "44 s" in finding.message
+    assert script.encode()[finding.start : finding.end] == b"gzip -c a > a.gz"
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # Already one step.
+        "gzip -1 -c data.csv | ssh backup 'gunzip -c > data.csv'",
+        # Another host decompresses, or another file, or nothing.
+        "gzip -c a > a.gz\nscp a.gz backup:\nssh other 'gunzip a.gz'",
+        "gzip -c a > a.gz\nscp b.gz backup:\nssh backup 'gunzip b.gz'",
+        "gzip -c a > a.gz\nscp a.gz backup:\nssh backup 'ls -l a.gz'",
+        "gzip -c a > a.gz\nscp a.gz backup:",
+        # Wrong order, or the format does not match.
+        "gzip -c a > a.gz\nssh backup 'gunzip a.gz'\nscp a.gz backup:",
+        "gzip -c a > a.gz\nscp a.gz backup:\nssh backup 'unxz a.gz'",
+        # Steps in different blocks.
+        "gzip -c a > a.gz\nsend() { scp a.gz backup:; }\nsend\nssh backup 'gunzip a.gz'",
+        # The archive is unpacked, not a file decompressed.
+        "tar czf src.tgz src\nscp src.tgz backup:\nssh backup 'tar xzf src.tgz'",
+        # Compressing with options PL301 cannot follow.
+        "gzip -r logs\nscp logs.gz backup:\nssh backup 'gunzip logs.gz'",
+        "gzip -S .z a\nscp a.z backup:\nssh backup 'gunzip -S .z a.z'",
+        "gzip -c a >> a.gz\nscp a.gz backup:\nssh backup 'gunzip a.gz'",
+        # Downloads and daemons.
+        "gzip -c a > a.gz\nscp backup:a.gz .\nssh backup 'gunzip a.gz'",
+        "gzip -c a > a.gz\nrsync a.gz backup::module/\nssh backup 'gunzip a.gz'",
+        "case x in\n gzip -c a > a.gz; scp a.gz backup:; ssh backup 'gunzip a.gz'\nesac\n",
+    ],
+)
+def test_leaves_alone(script):
+    assert "PL301" not in codes(script)
+
+
+def _remote_files(outcome) -> dict[str, str]:
+    return {name: digest for name, digest in outcome.files.items() if name.startswith("remote-")}
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "gzip -c data.csv > data.csv.gz\nscp data.csv.gz backup:\nssh backup 'gunzip data.csv.gz'\n",
+        "gzip -k access.log && scp -q access.log.gz user@backup: && ssh backup gunzip access.log.gz\n",
+        "xz -c words.txt > w.xz\nscp w.xz backup:\nssh backup 'unxz -c w.xz > words.txt'\n",
+        "zstd -q 'my file.txt' -o my.zst\nscp my.zst backup:\nssh backup 'zstd -q -d my.zst -o copy.txt'\n",
+        "bzip2 -k latin.txt\nscp latin.txt.bz2 backup:\nssh backup bunzip2 latin.txt.bz2\n",
+    ],
+)
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_one_step_advice_delivers_the_same_file(script, shell, tmp_path):
+    """scp and ssh are stand-ins (tests/sandbox/bin): each host is a folder in the sandbox."""
+    one_step = advice(script)
+    before = run_script(script.encode(), tmp_path / "before", shell)
+    after = run_script(one_step.encode() + b"\n", tmp_path / "after", shell)
+    assert after.status == before.status == 0
+    arrived = {k: v for k, v in _remote_files(before).items() if not k.endswith((".gz", ".xz", ".zst", ".bz2"))}
+    assert arrived and _remote_files(after) == arrived
+
+
+def test_documented_example_and_use_instead_deliver_the_same_file(tmp_path):
+    text = DOC.read_text()
+    example = text.split("## Example\n```bash\n")[1].split("```")[0]
+    instead = text.split("## Use instead\n```bash\n")[1].split("```")[0]
+    assert advice(example) == instead.strip()
+    before = run_script(example.encode(), tmp_path / "before")
+    after = run_script(instead.encode(), tmp_path / "after")
+    assert _remote_files(after) == {"remote-backup/data.csv": before.files["remote-backup/data.csv"]}
