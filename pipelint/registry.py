@@ -12,6 +12,9 @@ from pipelint.rules.pl102_tee_slow_mount import TeeSlowMountRule
 from pipelint.rules.pl103_stray_tee import StrayTeeRule
 from pipelint.rules.pl201_dd_small_blocks import DdSmallBlocksRule
 from pipelint.rules.pl203_useless_dd_reader import UselessDdReaderRule
+from pipelint.rules.pl301_serialized_transfer import SerializedTransferRule
+from pipelint.rules.pl302_slow_compression_in_transfer import SlowCompressionInTransferRule
+from pipelint.rules.pl303_double_compression import DoubleCompressionRule
 from pipelint.rules.pl401_bulk_load_order import BulkLoadOrderRule
 from pipelint.rules.pl501_grep_count import GrepCountRule
 from pipelint.rules.pl502_sort_uniq import SortUniqRule
@@ -27,6 +30,9 @@ RULES: tuple[type[Rule], ...] = (
     StrayTeeRule,  # PL103 stray-tee
     DdSmallBlocksRule,  # PL201 dd-small-blocks
     UselessDdReaderRule,  # PL203 useless-dd-reader
+    SerializedTransferRule,  # PL301 serialized-transfer
+    SlowCompressionInTransferRule,  # PL302 slow-compression-in-transfer
+    DoubleCompressionRule,  # PL303 double-compression
     BulkLoadOrderRule,  # PL401 bulk-load-order
     GrepCountRule,  # PL501 grep-count
     SortUniqRule,  # PL502 sort-uniq
