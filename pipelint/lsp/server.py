@@ -27,7 +27,8 @@ from pipelint.lsp.ranges import encoding_for, prefer_utf8
 from pipelint.positions import Encoding
 
 # Long enough that a burst of keystrokes costs one lint (a 5,000-line script
-# takes ~100 ms), short enough that diagnostics follow a pause in typing.
+# takes 0.1-0.4 s, see docs/editors.md), short enough that diagnostics follow
+# a pause in typing.
 DEBOUNCE_SECONDS = 0.2
 
 CONFIG_GLOBS = tuple(f"**/{name}" for name in config.CONFIG_FILES)

@@ -1,6 +1,6 @@
 """How long a 5,000-line script takes from didOpen to diagnostics, and where the time goes.
 
-    python tests/lsp/bench_lsp.py [--lines 5000] [--runs 15]
+    python tests/lsp/bench_lsp.py [--lines 5000] [--runs 15] [--select PL001,PL003]
 
 Prints medians (and the fastest run) of:
   engine      linter.process: parse, walk, rules (what `pipelint check` does per file)
@@ -9,7 +9,9 @@ Prints medians (and the fastest run) of:
   wire        pygls unstructure + json.dumps of the notification
   end to end  didOpen sent → publishDiagnostics received by a real client over
               stdio (the client's own decoding included), fresh URI each run
-Run on an idle machine: `cat /proc/loadavg` is printed first.
+--select writes a .pipelint.toml with those rules into the scratch folder, to
+see what a subset of rules costs.  Run on an idle machine: the load average
+is printed first.
 """
 
 from __future__ import annotations
@@ -94,10 +96,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lines", type=int, default=5000)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--select", default=None, help="comma-separated rule codes (default: the default rules)")
     options = parser.parse_args()
     print("load average:", Path("/proc/loadavg").read_text().split()[:3])
     text = large_script(options.lines)
     with tempfile.TemporaryDirectory() as folder:
+        if options.select:
+            codes = [code.strip() for code in options.select.split(",") if code.strip()]
+            (Path(folder) / ".pipelint.toml").write_text(f"select = {codes!r}\n".replace("'", '"'))
         print(f"{options.lines} lines, {len(text.encode())} bytes")
         in_process(text, Path(folder), options.runs)
         asyncio.run(end_to_end(text, Path(folder), options.runs))
