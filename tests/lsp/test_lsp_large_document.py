@@ -58,7 +58,7 @@ async def test_5000_lines_open_change_and_act(client, workspace):
 async def test_typing_burst_in_a_large_document_costs_one_lint(client, workspace):
     uri = file_uri(workspace / "burst.sh")
     open_document(client, uri, TEXT)
-    await diagnostics(client, uri, version=1, )
+    await diagnostics(client, uri, version=1)
     mark = len(client.published)
     text = TEXT
     for version in range(2, 22):  # 20 keystrokes, faster than the debounce
