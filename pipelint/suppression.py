@@ -14,7 +14,9 @@ from tree_sitter import Node
 
 from pipelint import registry, syntax
 
-PIPELINT_DIRECTIVE = re.compile(rb"#\s*pipelint:\s*disable\s*=\s*([A-Za-z0-9_,\- ]+)")
+# Codes are separated by commas (spaces allowed around them); anything after
+# the list is the reason: `# pipelint: disable=PL001 the log is tiny`.
+PIPELINT_DIRECTIVE = re.compile(rb"#\s*pipelint:\s*disable\s*=\s*([A-Za-z0-9_\-]+(?:\s*,\s*[A-Za-z0-9_\-]+)*)")
 SHELLCHECK_DIRECTIVE = re.compile(rb"#\s*shellcheck\s+(?:[a-z-]+=\S+\s+)*disable\s*=\s*([A-Za-z0-9_,\-]+)")
 
 ALL = "all"

@@ -43,3 +43,8 @@ def test_directive_inside_a_function_body():
 
 def test_plain_comment_is_no_directive():
     assert codes("echo x\n# see PL001 docs\n" + CAT) == ["PL001"]
+
+
+def test_a_reason_may_follow_the_codes():
+    assert codes("echo x\n# pipelint: disable=PL001 the log is tiny\n" + CAT) == []
+    assert codes("echo x\n# pipelint: disable=PL004, PL001 -- small files only\n" + CAT) == []

@@ -55,8 +55,8 @@ def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessCat | None
         return None
     if not syntax.is_single_word(operand) or operand.type == "process_substitution":
         return None
-    if any(syntax.redirects_stdin(r) for r in reader.all_redirects):
-        return None
+    if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in reader.all_redirects):
+        return None  # `cat f 2>&1 >/dev/null | …` feeds the pipe its errors, not the file
     if not can_take_stdin(pipeline, context):
         return None
     unsafe = bool(reader.all_redirects) or syntax.has_unquoted_expansion(operand)

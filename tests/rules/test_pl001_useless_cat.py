@@ -51,6 +51,8 @@ def test_reports(script):
         "cat access.log | wc -l <<< x",
         "LC_ALL=C cat access.log | wc -l",
         "echo access.log | cat",
+        "cat access.log 2>&1 >/dev/null | wc -l",
+        "cat access.log >&2 | wc -l",
     ],
 )
 def test_leaves_alone(script):
