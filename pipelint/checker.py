@@ -61,8 +61,16 @@ def check(
         if not failures:
             failures = [ParseFailure(start, end) for start, end in errors]
     dialect = detect(source, path)
-    context = Context(source=source, root=root, dialect=dialect, path=path, settings=settings, mountinfo=mountinfo)
     rules = list(rules)
+    context = Context(
+        source=source,
+        root=root,
+        dialect=dialect,
+        path=path,
+        settings=settings,
+        mountinfo=mountinfo,
+        enabled_codes=frozenset(rule.code for rule in rules),
+    )
     on_pipeline = [r for r in rules if "pipeline" in r.subjects]
     on_command = [r for r in rules if "command" in r.subjects]
     on_program = [r for r in rules if "program" in r.subjects]

@@ -25,6 +25,8 @@ class Context:
     path: str | None = None
     settings: "object | None" = None  # pipelint.config.Settings; typed loosely to avoid a cycle
     mountinfo: "str | None" = None  # a mountinfo-format file to read instead of /proc/self/mountinfo
+    # Codes of the rules checking this file, for rules that defer to another.
+    enabled_codes: frozenset[str] = frozenset()
     # Per-file facts a rule computes once and reuses for every node, by rule code.
     memo: dict = field(default_factory=dict)
 

@@ -244,13 +244,6 @@ def _decode(value: bytes | None) -> str | None:
     return None if value is None else value.decode("utf-8", "surrogateescape")
 
 
-def _splicecat_enabled(context: Context) -> bool:
-    settings = context.settings
-    if settings is None:
-        return False
-    return "PL602" in {rule.code for rule in settings.enabled_rules()}
-
-
 class TeeSlowMountRule(Rule):
     code = "PL102"
     name = "tee-slow-mount"
@@ -301,7 +294,7 @@ class TeeSlowMountRule(Rule):
             f"({_where(place)}): every stage waits for its writes ({EVIDENCE})"
         )
         title = "Log to local disk and copy the file after the pipeline, or write the log after it"
-        if _splicecat_enabled(context):
+        if "PL602" in context.enabled_codes:
             message += "; `splicecat --tee` keeps it off the pipeline's path (PL602)"
             title += ", or use `splicecat --tee`"
         return self.finding(message, operand.start_byte, operand.end_byte, self.fix(title, Applicability.DISPLAY_ONLY))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 from tree_sitter import Node
 
@@ -38,14 +37,6 @@ def _describe(size: int) -> str:
     if size % 1024 == 0:
         return f"{size // 1024} KiB"
     return f"{size}-byte"
-
-
-def _pl203_enabled(context: Context) -> bool:
-    settings = context.settings
-    if settings is None:
-        return True
-    path = Path(context.path) if context.path else None
-    return "PL203" in {rule.code for rule in settings.enabled_rules(path)}
 
 
 def _is_stage(command: Node) -> bool:
@@ -88,7 +79,7 @@ class DdSmallBlocksRule(Rule):
         for index, stage in enumerate(pipeline.stages):
             if not stage.is_simple:
                 continue
-            if index == 0 and _pl203_enabled(context) and find_useless_dd(pipeline, context) is not None:
+            if index == 0 and "PL203" in context.enabled_codes and find_useless_dd(pipeline, context) is not None:
                 continue  # PL203: the whole dd can go
             piped_stderr = stage.operator_after is not None and stage.operator_after.type == "|&"
             finding = self._check(
