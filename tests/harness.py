@@ -59,15 +59,18 @@ class Outcome:
     files: dict[str, str]  # relative path → sha256 of what the script left behind
 
 
-def run_script(source: bytes, workdir: Path, shell: str = "bash") -> Outcome:
-    """Run source with a real shell in a fresh copy of the sandbox data."""
+def run_script(source: bytes, workdir: Path, shell: str = "bash", extra_path: tuple[Path, ...] = ()) -> Outcome:
+    """Run source with a real shell in a fresh copy of the sandbox data.
+
+    extra_path: directories searched before the stand-ins (a fresh splicecat build).
+    """
     if workdir.exists():
         shutil.rmtree(workdir)
     shutil.copytree(SANDBOX / "data", workdir, symlinks=True)
     script = workdir.parent / (workdir.name + ".script")
     script.write_bytes(source)
     env = {
-        "PATH": f"{SANDBOX / 'bin'}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "PATH": os.pathsep.join([*map(str, extra_path), str(SANDBOX / "bin"), os.environ.get("PATH", "/usr/bin:/bin")]),
         "LC_ALL": "C",
         "HOME": str(workdir),
     }
@@ -81,10 +84,12 @@ def run_script(source: bytes, workdir: Path, shell: str = "bash") -> Outcome:
     return Outcome(completed.stdout, completed.returncode, files)
 
 
-def assert_same_behaviour(original: bytes, fixed: bytes, tmp_path: Path, shell: str = "bash") -> Outcome:
+def assert_same_behaviour(
+    original: bytes, fixed: bytes, tmp_path: Path, shell: str = "bash", extra_path: tuple[Path, ...] = ()
+) -> Outcome:
     """The fixed script prints the same, exits the same and leaves the same files."""
-    before = run_script(original, tmp_path / "before", shell)
-    after = run_script(fixed, tmp_path / "after", shell)
+    before = run_script(original, tmp_path / "before", shell, extra_path)
+    after = run_script(fixed, tmp_path / "after", shell, extra_path)
     assert after.stdout == before.stdout, (original, fixed)
     assert after.status == before.status, (original, fixed)
     assert after.files == before.files, (original, fixed)

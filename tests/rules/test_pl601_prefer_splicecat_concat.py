@@ -1,0 +1,246 @@
+"""PL601 prefer-splicecat-concat: off by default; reports, leaves alone, and fixes proven with the real splicecat."""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from harness import SANDBOX, assert_same_behaviour, codes, fix, lint, run_script
+
+from pipelint.config import Settings
+from pipelint.finding import Applicability
+
+RUNTIME = Path(__file__).resolve().parents[2] / "runtime"
+
+
+@functools.cache
+def splicecat_dir() -> tuple[Path | None, str]:
+    """A directory holding a real splicecat: the installed one, else a fresh build of runtime/.
+
+    Returns (directory, why not) so that tests skip only when it cannot be had.
+    """
+    for directory in os.environ.get("PATH", "").split(os.pathsep):
+        candidate = Path(directory or ".") / "splicecat"
+        if candidate.is_file() and os.access(candidate, os.X_OK) and candidate.resolve().parent != (SANDBOX / "bin").resolve():
+            return candidate.parent, ""
+    if not (RUNTIME / "splicecat.c").is_file():
+        return None, "runtime/splicecat.c is not in this checkout"
+    if shutil.which("cmake") is None:
+        return None, "cmake is not on PATH, so runtime/ cannot be built"
+    build = Path(tempfile.mkdtemp(prefix="pl6-splicecat-"))
+    atexit.register(shutil.rmtree, build, True)
+    for step in (["cmake", "-S", str(RUNTIME), "-B", str(build)], ["cmake", "--build", str(build)]):
+        done = subprocess.run(step, capture_output=True, text=True, timeout=300)
+        if done.returncode != 0:
+            return None, f"building runtime/ failed: {' '.join(step)}: {(done.stdout + done.stderr)[-400:]}"
+    return build, ""
+
+
+@pytest.fixture(scope="session")
+def real_splicecat() -> tuple[Path, ...]:
+    """extra_path for the harness: the real splicecat first on PATH, ahead of the stand-in."""
+    directory, why_not = splicecat_dir()
+    if directory is None:
+        pytest.skip(f"no real splicecat: {why_not}")
+    return (directory,)
+
+
+# Off by default, so every lint here selects it by name.
+ONLY = ("PL601",)
+
+
+def pl601(script: str | bytes, path: str = "script.bash") -> list:
+    return lint(script, path, select=ONLY)
+
+
+def test_off_by_default_and_on_with_extend_select():
+    assert "PL601" not in {rule.code for rule in Settings().enabled_rules()}
+    assert "PL601" in {rule.code for rule in Settings(extend_select=("PL6",)).enabled_rules()}
+    script = "cat access.log words.txt | grep -c a"
+    assert "PL601" not in codes(script, select=None)
+    assert "PL601" in codes(script, select=None, extend_select=("PL6",))
+
+
+def test_cli_extend_select_reports_it(tmp_path):
+    from click.testing import CliRunner
+
+    from pipelint.cli import cli
+
+    script = tmp_path / "job.bash"
+    script.write_text("cat access.log words.txt | grep -c a\n")
+    quiet = CliRunner().invoke(cli, ["check", "--output-format", "concise", str(script)])
+    assert "PL601" not in quiet.output
+    loud = CliRunner().invoke(cli, ["check", "--output-format", "concise", "--extend-select", "PL6", str(script)])
+    assert "PL601" in loud.output and loud.exit_code == 1
+
+
+def test_rule_command_says_how_to_get_splicecat():
+    from click.testing import CliRunner
+
+    from pipelint.cli import cli
+
+    shown = CliRunner().invoke(cli, ["rule", "PL601"]).output
+    assert "pip install pipelint" in shown
+    assert "cmake -S runtime -B build && cmake --build build && install -m755 build/splicecat /usr/local/bin/" in shown
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "cat a.log b.log | grep -c a",
+        "cat -- a.log b.log | wc -l",
+        "cat a.log - b.log | sort",
+        'cat "my file.txt" \'other file\' | wc -c',
+        "cat *.log | grep 500",
+        'cat "$@" | gzip -c > all.gz',
+        'cat "${parts[@]}" | sha256sum',
+        "cat $files | wc -l",
+        "/bin/cat a.log b.log | wc -l",
+        "cat a.log b.log 2>/dev/null | wc -l",
+        "LC_ALL=C cat a.log b.log | wc -l",
+        'n=$(cat a.log b.log | wc -l)',
+        "cat part.* | tar -xf -",
+        "cat a.log b.log | tee all.log | wc -l",
+    ],
+)
+def test_reports(script):
+    (finding,) = pl601(script)
+    assert finding.fix.applicability is Applicability.UNSAFE
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "cat access.log | grep 500",  # PL001: `grep 500 < access.log`
+        'cat "$f" | wc -l',
+        "cat | wc -l",
+        "cat - | wc -l",
+        "cat -n a.log b.log | less",
+        "cat -A a.log b.log | head",
+        'cat "-$flags" a.log b.log | wc -l',
+        "cat a.log b.log > all.log",
+        "cat a.log b.log >> all.log",
+        "cat a.log b.log",
+        "cat a.log b.log > all.log | wc -l",
+        "cat a.log b.log |& grep error",
+        "cat <(sort a) <(sort b) | uniq",
+        "sudo cat a.log b.log | wc -l",
+        "command cat a.log b.log | wc -l",
+        "zcat a.gz b.gz | wc -l",
+        "cat() { command cat -v \"$@\"; }\ncat a.log b.log | wc -l",
+        "cat <<EOF | wc -l\nx\nEOF\n",
+        "wc -l a.log b.log",
+        "sort a.log b.log | cat",
+    ],
+)
+def test_leaves_alone(script):
+    assert "PL601" not in codes(script, select=ONLY)
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("cat a.log b.log | wc -l\n", "splicecat a.log b.log | wc -l\n"),
+        ("/usr/bin/cat -- a.log b.log | wc -l\n", "splicecat -- a.log b.log | wc -l\n"),
+        ("LC_ALL=C cat a b 2>/dev/null | sort\n", "LC_ALL=C splicecat a b 2>/dev/null | sort\n"),
+        ("x | cat a - | y\n", "x | splicecat a - | y\n"),
+    ],
+)
+def test_fix(script, expected):
+    assert fix(script, select=ONLY) == script.encode()  # unsafe: never applied by --fix
+    assert fix(script, unsafe=True, select=ONLY).decode() == expected
+
+
+def test_message_and_title():
+    (finding,) = pl601("cat a b c | wc -l")
+    assert finding.message.startswith("`cat` copies 3 files through user space into the pipe: `splicecat` splices them")
+    assert finding.fix.title == "Concatenate with `splicecat`"
+    (glob,) = pl601("cat *.log | wc -l")
+    assert glob.message.startswith("`cat` copies its files")
+
+
+def test_the_harness_runs_the_real_splicecat(real_splicecat, tmp_path):
+    """The stand-in in tests/sandbox/bin must not answer for it in the tests below."""
+    outcome = run_script(b"command -v splicecat; splicecat --version\n", tmp_path / "run", extra_path=real_splicecat)
+    where, version = outcome.stdout.decode().splitlines()
+    assert Path(where).parent == real_splicecat[0] and Path(where).parent != SANDBOX / "bin"
+    assert version.startswith("splicecat ")
+
+
+# Run by real bash (dash below) before and after the fix, with the real splicecat.
+TRICKY = [
+    "cat access.log words.txt | wc -l\n",
+    "cat -- words.txt access.log | sort | uniq -c\n",
+    "cat 'my file.txt' \"my file.txt\" | tr a-z A-Z\n",
+    "echo from-stdin | cat words.txt - data.csv | cat -n\n",
+    "cat *.txt | sort\n",
+    "set -- words.txt data.csv; cat \"$@\" | od -c | tail -n 2\n",
+    "cat words.txt missing.txt data.csv 2>/dev/null | wc -c; echo \"status $?\"\n",
+    "set -o pipefail 2>/dev/null; cat missing.txt words.txt 2>/dev/null | wc -l; echo \"status $?\"\n",
+    "cat access.log latin.txt \\\n  | od -c \\\n  | head -n 3\n",
+    'n=$(cat words.txt words.txt | sort -u | wc -l); echo "$n"\n',
+    "cat words.txt access.log | head -c 20; echo\n",
+    "cat backup.tar backup.tar | tar -tf - | sort\n",
+    "cat src/* words.txt | wc -l > n.txt\n",
+    "for f in words.txt data.csv; do cat \"$f\" \"$f\" | wc -l; done\n",
+    "cat access.log words.txt | tee copy.txt | wc -l\n",
+]
+
+
+@pytest.mark.parametrize("script", TRICKY)
+def test_fix_keeps_behaviour_in_bash(script, tmp_path, real_splicecat):
+    fixed = fix(script, "script.bash", unsafe=True, select=ONLY)
+    assert b"splicecat" in fixed
+    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash", real_splicecat)
+
+
+@pytest.mark.parametrize("script", TRICKY)
+def test_fix_keeps_behaviour_in_dash(script, tmp_path, real_splicecat):
+    source = b"#!/bin/sh\n" + script.encode()
+    fixed = fix(source, "script.sh", unsafe=True, select=ONLY)
+    assert b"splicecat" in fixed
+    assert_same_behaviour(source, fixed, tmp_path, "dash", real_splicecat)
+
+
+def test_a_big_file_arrives_whole(tmp_path, real_splicecat):
+    """Large enough for several 1 MiB splices and pipe refills."""
+    script = b"head -c 5000000 /dev/urandom > big.bin\ncat big.bin big.bin | cksum\ncat big.bin big.bin | cat | cksum\n"
+    lines = run_script(script, tmp_path / "a", extra_path=real_splicecat).stdout.splitlines()
+    assert lines[0] == lines[1]
+    fixed = fix(script, unsafe=True, select=ONLY)
+    assert fixed.count(b"splicecat big.bin big.bin |") == 2
+    after = run_script(fixed, tmp_path / "b", extra_path=real_splicecat).stdout.splitlines()
+    assert after[0] == after[1] and after[0].split()[1] == b"10000000"
+
+
+def test_why_it_is_unsafe_without_splicecat(tmp_path):
+    """Documented: on a machine without splicecat the consumer reads nothing."""
+    fixed = fix(b"cat words.txt data.csv | wc -l\n", unsafe=True, select=ONLY)
+    no_splicecat = tmp_path / "empty-bin"
+    no_splicecat.mkdir()
+    (no_splicecat / "splicecat").write_text("#!/bin/sh\necho \"sh: splicecat: not found\" >&2\nexit 127\n")
+    (no_splicecat / "splicecat").chmod(0o755)
+    assert run_script(fixed, tmp_path / "run", extra_path=(no_splicecat,)).stdout == b"0\n"
+
+
+def test_not_reported_inside_a_parse_error():
+    assert "PL601" not in codes("case x in cat a.log b.log | wc -l\n", select=ONLY)
+    assert "PL601" not in codes("cat a.log $(( b.log | wc -l\n", select=ONLY)
+    assert all(f.fix is None for f in pl601("cat a.log b.log | wc -l )\n"))
+
+
+def test_fixing_twice_equals_fixing_once():
+    for script in TRICKY:
+        once = fix(script, unsafe=True, select=ONLY)
+        assert fix(once, unsafe=True, select=ONLY) == once
+
+
+@pytest.mark.parametrize("source", [b"cat \xff \xfe | wc\n", b"cat a b |\n", b"cat -- | x\n", b"| cat a b | x\n"])
+def test_odd_input_gives_no_traceback(source):
+    lint(source)
