@@ -15,7 +15,7 @@ SPLICECAT = b"splicecat"
 
 # docs/splicecat.md, `python3 tests/benchmarks/bench_splicecat.py --size 1G --rounds 7`:
 # file → pipe, 2.0–2.1× cat 9.1's speed at 0.42–0.46× its CPU.
-MEASURED = "`splicecat` splices them into the pipe without that copy (2× faster at under half the CPU, 1 GiB measured)"
+MEASURED = "`splicecat` splices them without that copy (2× faster at under half the CPU, 1 GiB measured)"
 
 
 def concatenated_files(stage: Stage) -> list[Node] | None:
