@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from tree_sitter import Node
 
@@ -34,15 +33,12 @@ PATTERN_OPTIONS = frozenset({b"-e", b"-f", b"--regexp", b"--file"})
 MESSAGE = "`{grep} … | wc -l` pipes every matching line to `wc` only to count them: `{grep} -c` counts them itself"
 
 
-@dataclass(frozen=True)
-class GrepCall:
-    """What the arguments of a grep stage say, as far as counting goes."""
+def count_file_operands(arguments: list[Node]) -> int | None:
+    """How many files grep reads, parsing its command line as GNU getopt would.
 
-    files: int  # file operands after the pattern
-
-
-def read_grep_arguments(arguments: list[Node]) -> GrepCall | None:
-    """Parse grep's command line like GNU getopt would; None if `-c` would count differently."""
+    None when `-c` would count something else than `| wc -l` (an option outside
+    the count-neutral ones, an argument that may expand to several words).
+    """
     if any(not syntax.is_single_word(node) or syntax.has_unquoted_expansion(node) for node in arguments):
         return None  # may expand to several words, or to options
     pattern_given = False
@@ -87,7 +83,7 @@ def read_grep_arguments(arguments: list[Node]) -> GrepCall | None:
         operands -= 1
     if operands < 0:
         return None  # no pattern at all: grep only prints its usage
-    return GrepCall(files=operands)
+    return operands
 
 
 def is_plain_line_count(stage: Stage) -> bool:
@@ -172,8 +168,8 @@ class GrepCountRule(Rule):
                 continue
             if any(syntax.redirects_stdout(r) for r in grep.all_redirects):
                 continue
-            call = read_grep_arguments(grep.arguments)
-            if call is None or call.files > 1:
+            files = count_file_operands(grep.arguments)
+            if files is None or files > 1:
                 continue  # grep -c prints one count per file
             if any(syntax.redirects_stdin(r) for r in wc.all_redirects):
                 continue

@@ -153,6 +153,7 @@ TRICKY = [
     "x=$(echo \"$(grep -iv get access.log | wc -l)\"); echo \"$x\"\n",
     "grep caf latin.txt | wc -l\n",
     "LC_ALL=C egrep '50[0-9]' access.log | wc -l\n",
+    "grep a <<EOF | wc -l\nalpha\nbeta\ngamma\nEOF\necho after\n",
 ]
 
 

@@ -131,6 +131,7 @@ TRICKY = [
     "sort -u words.txt | uniq\n",
     "LC_ALL=C sort latin.txt words.txt | uniq\n",
     "sort < words.txt | uniq\n",
+    "sort <<EOF | uniq\nb\na\nb\nEOF\necho after\n",
 ]
 
 
