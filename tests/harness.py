@@ -21,10 +21,11 @@ from pipelint.dialect import Dialect, detect
 from pipelint.finding import Finding
 
 SANDBOX = Path(__file__).parent / "sandbox"
-ALL_RULES = tuple(rule.code for rule in registry.RULES)
+# The rules `pipelint check` runs without configuration (the opt-in PL6xx not among them).
+DEFAULT_RULES = tuple(rule.code for rule in registry.RULES if rule.enabled_by_default)
 
 
-def lint(source: str | bytes, path: str = "script.bash", select: tuple[str, ...] = ALL_RULES, **settings) -> list[Finding]:
+def lint(source: str | bytes, path: str = "script.bash", select: tuple[str, ...] = DEFAULT_RULES, **settings) -> list[Finding]:
     data = source.encode() if isinstance(source, str) else source
     chosen = Settings(select=select, **settings)
     rules = [rule() for rule in chosen.enabled_rules()]
@@ -42,7 +43,7 @@ def assert_lint(source: str | bytes, *expected: str, path: str = "script.bash") 
     return findings
 
 
-def fix(source: str | bytes, path: str = "script.bash", unsafe: bool = False, select: tuple[str, ...] = ALL_RULES) -> bytes:
+def fix(source: str | bytes, path: str = "script.bash", unsafe: bool = False, select: tuple[str, ...] = DEFAULT_RULES) -> bytes:
     data = source.encode() if isinstance(source, str) else source
     outcome = fixer.fix_source(data, lambda text: lint(text, path, select), unsafe)
     return outcome.source
