@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from tree_sitter import Node
+
 from pipelint import pipeline as pipelines
 from pipelint import suppression, syntax
 from pipelint.dialect import Dialect, detect
@@ -31,6 +33,46 @@ class CheckResult:
     parse_failures: list[ParseFailure] = field(default_factory=list)
 
 
+@dataclass
+class _Parsed:
+    """What the rules walk, and what the checker must not trust in it."""
+
+    root: Node  # the parse, or the re-parse of the salvaged text
+    failures: list[ParseFailure]
+    fix_barriers: list[tuple[int, int]]  # whole lines around what did not parse
+    error_nodes: list[tuple[int, int]]  # ranges of the original ERROR nodes
+    kept: list[tuple[int, int]]  # complete statements salvaged from them
+
+    def trusted(self, start: int, end: int) -> bool:
+        """Outside every ERROR node, or wholly inside one statement kept from it."""
+        if not any(e_start < end and start < e_end for e_start, e_end in self.error_nodes):
+            return True
+        return any(k_start <= start and end <= k_end for k_start, k_end in self.kept)
+
+
+def _parse(source: bytes) -> _Parsed:
+    root = syntax.parse(source).root_node
+    error_nodes = syntax.outermost_errors(root)
+    failures = [ParseFailure(syntax.first_broken_offset(e), e.end_byte) for e in error_nodes]
+    # No fix may touch what did not parse: the broken part of each ERROR node
+    # (complete statements before it ran fine) and every MISSING token, nor
+    # anything on the same line.
+    missing = [
+        (start, end)
+        for start, end in syntax.error_ranges(root)
+        if not any(e.start_byte <= start and end <= e.end_byte for e in error_nodes)
+    ]
+    barriers = [_whole_lines(source, start, end) for start, end in [(f.start, f.end) for f in failures] + missing]
+    if not failures:
+        failures = [ParseFailure(start, end) for start, end in missing]
+    kept: list[tuple[int, int]] = []
+    if error_nodes:
+        # Lint the complete statements tree-sitter left inside ERROR nodes.
+        salvaged, kept = syntax.salvage(source, error_nodes)
+        root = syntax.parse(salvaged).root_node
+    return _Parsed(root, failures, barriers, [(e.start_byte, e.end_byte) for e in error_nodes], kept)
+
+
 def check(
     source: bytes,
     rules: Iterable[Rule],
@@ -39,27 +81,8 @@ def check(
     mountinfo: str | None = None,
 ) -> CheckResult:
     """Lint one script with the given rule instances."""
-    root = syntax.parse(source).root_node
-    error_nodes = syntax.outermost_errors(root)
-    failures = [ParseFailure(syntax.first_broken_offset(e), e.end_byte) for e in error_nodes]
-    # No fix may touch what did not parse: the broken part of each ERROR node
-    # (complete statements before it ran fine) and every MISSING token.
-    # "Next to" means on the same line.
-    errors = [
-        _whole_lines(source, start, end)
-        for start, end in [(f.start, f.end) for f in failures]
-        + [
-            (start, end)
-            for start, end in syntax.error_ranges(root)
-            if not any(e.start_byte <= start and end <= e.end_byte for e in error_nodes)
-        ]
-    ]
-    if root.has_error:
-        # Lint the complete statements tree-sitter left inside ERROR nodes; their
-        # findings keep no fix (the checks below: they touch an error range).
-        root = syntax.parse(syntax.salvage(source, syntax.outermost_errors(root))).root_node
-        if not failures:
-            failures = [ParseFailure(start, end) for start, end in errors]
+    parsed = _parse(source)
+    root = parsed.root
     dialect = detect(source, path)
     rules = list(rules)
     context = Context(
@@ -83,24 +106,29 @@ def check(
         kind = node.type
         if kind == "comment":
             comments.append(node)
-        elif kind == "command":
+        elif kind == "command" and parsed.trusted(node.start_byte, node.end_byte):
             for rule in on_command:
                 findings.extend(rule.check_command(node, context))
-        if on_pipeline and kind in ("pipeline", "redirected_statement") and pipelines.is_pipeline_root(node):
+        if (
+            on_pipeline
+            and kind in ("pipeline", "redirected_statement")
+            and pipelines.is_pipeline_root(node)
+            and parsed.trusted(node.start_byte, node.end_byte)
+        ):
             built = pipelines.build(node)
             if built is not None:
                 for rule in on_pipeline:
                     findings.extend(rule.check_pipeline(built, context))
 
     still_broken = syntax.error_ranges(root)
-    result = CheckResult(source=source, dialect=dialect, parse_failures=failures)
+    result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures)
     suppressions = suppression.collect(comments, len(source))
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
-        if _touches(still_broken, finding.start, finding.end):
+        if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
             continue
         if any(s.covers(finding.code, finding.start) for s in suppressions):
             continue
-        result.findings.append(_guard_fix(finding, errors, dialect))
+        result.findings.append(_guard_fix(finding, parsed.fix_barriers, dialect))
     return result
 
 

@@ -256,28 +256,32 @@ def outermost_errors(root: Node) -> list[Node]:
     return sorted(found, key=lambda n: n.start_byte)
 
 
-def salvage(source: bytes, errors: list[Node]) -> bytes:
+def salvage(source: bytes, errors: list[Node]) -> tuple[bytes, list[tuple[int, int]]]:
     """The source with each ERROR node blanked except the complete statements inside it.
 
     tree-sitter-bash often wraps a whole file in one ERROR node when a single
     `fi` is missing; its children are still well-formed statements. Blanking
     (spaces, newlines kept) keeps every byte offset and row, so findings on
-    the re-parsed text point at the original.
+    the re-parsed text point at the original. Returns the text and the byte
+    ranges of the statements kept: only what lies wholly inside one of them
+    can be trusted, since the re-parse may join neighbours across the blanks.
     """
     buffer = bytearray(source)
+    kept_all: list[tuple[int, int]] = []
     for error in errors:
-        keep = [
+        kept = [
             (child.start_byte, child.end_byte)
             for child in error.named_children
             if child.type in SALVAGEABLE and not child.has_error
         ]
+        kept_all.extend(kept)
         cursor = error.start_byte
-        for start, end in [*keep, (error.end_byte, error.end_byte)]:
+        for start, end in [*kept, (error.end_byte, error.end_byte)]:
             for offset in range(cursor, start):
                 if buffer[offset] not in (0x0A, 0x0D):
                     buffer[offset] = 0x20
             cursor = max(cursor, end)
-    return bytes(buffer)
+    return bytes(buffer), kept_all
 
 
 def first_broken_offset(error: Node) -> int:
