@@ -251,26 +251,37 @@ class TeeSlowMountRule(Rule):
     fix_availability = FixAvailability.NEVER
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
+        tee_files, redirects = self._written_files(pipeline)
+        if not tee_files and not redirects:
+            return  # most pipelines write no file: skip the script-wide facts
         facts = _script_facts(context)
         system = mounts.load(context.mountinfo)
         prefixes = tuple(getattr(context.settings, "slow_mounts", ()) or ())
+        for operand in tee_files:
+            place = self._slow(operand, facts, system, prefixes)
+            if place is not None:
+                yield self._tee_finding(operand, self._name(operand, facts), place, context)
+        for redirect, destination, final in redirects:
+            place = self._slow(destination, facts, system, prefixes)
+            if place is not None:
+                yield self._redirect_finding(redirect, destination, self._name(destination, facts), place, final)
+
+    @staticmethod
+    def _written_files(pipeline: Pipeline) -> tuple[list[Node], list[tuple[Node, Node, bool]]]:
+        """tee's file operands, and (redirect, destination, is the pipeline's output) for writes."""
+        tee_files: list[Node] = []
+        redirects: list[tuple[Node, Node, bool]] = []
         last = len(pipeline.stages) - 1
         for index, stage in enumerate(pipeline.stages):
             tee = tee_command.parse(stage)
-            for operand in tee.files if tee else ():
-                place = self._slow(operand, facts, system, prefixes)
-                if place is not None:
-                    yield self._tee_finding(operand, self._name(operand, facts), place, context)
+            tee_files.extend(tee.files if tee else ())
             for redirect in stage.all_redirects:
                 if redirect.type != "file_redirect":
                     continue
                 descriptor, operator, destination = syntax.redirect_parts(redirect)
-                if operator not in _WRITES or destination is None:
-                    continue
-                place = self._slow(destination, facts, system, prefixes)
-                if place is not None:
-                    final = index == last and descriptor in (None, 1)
-                    yield self._redirect_finding(redirect, destination, self._name(destination, facts), place, final)
+                if operator in _WRITES and destination is not None:
+                    redirects.append((redirect, destination, index == last and descriptor in (None, 1)))
+        return tee_files, redirects
 
     @staticmethod
     def _slow(node: Node, facts: ScriptFacts, system: mounts.MountTable, prefixes) -> mounts.SlowPlace | None:
