@@ -25,6 +25,24 @@ class StdinRewrite:
     consumer: str  # how the consumer is named in messages
 
 
+@dataclass(frozen=True)
+class UselessReader:
+    """A first stage that only reads one file into the second, and the rewrite that drops it."""
+
+    pipeline: Pipeline
+    operand: bytes  # the file as it will be written after `<`
+    rewrite: StdinRewrite | None
+
+    @property
+    def span(self) -> tuple[int, int]:
+        reader = self.pipeline.stages[0]
+        return reader.start, reader.command.end_byte
+
+    @property
+    def file_label(self) -> str:
+        return self.operand.decode("utf-8", "replace")
+
+
 def consumer_label(stage: Stage) -> str:
     name = syntax.command_name(stage.command)
     if name is not None:

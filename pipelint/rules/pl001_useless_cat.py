@@ -3,42 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from pipelint import syntax
 from pipelint.consumers import dump_consumer
 from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
-from pipelint.stdin_redirect import StdinRewrite, can_take_stdin, rewrite
+from pipelint.stdin_redirect import UselessReader, can_take_stdin, rewrite
 
 
-@dataclass(frozen=True)
-class UselessCat:
-    """A `cat FILE |` first stage, and the rewrite that drops it."""
-
-    pipeline: Pipeline
-    operand: bytes  # exactly as written, quotes included
-    rewrite: StdinRewrite | None
-
-    @property
-    def span(self) -> tuple[int, int]:
-        reader = self.pipeline.stages[0]
-        return reader.start, reader.command.end_byte
-
-    @property
-    def file_label(self) -> str:
-        return self.operand.decode("utf-8", "replace")
-
-
-def find_useless_cat(pipeline: Pipeline, context: Context) -> UselessCat | None:
+def find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | None:
     """Shared by PL001 and PL004: the first stage only copies one file into the second."""
     if "useless_cat" not in pipeline.memo:
         pipeline.memo["useless_cat"] = _find_useless_cat(pipeline, context)
     return pipeline.memo["useless_cat"]
 
 
-def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessCat | None:
+def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | None:
     reader = pipeline.stages[0]
     if reader.name != b"cat" or syntax.has_assignments(reader.command):
         return None
@@ -61,7 +42,7 @@ def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessCat | None
         return None
     unsafe = bool(reader.all_redirects) or syntax.has_unquoted_expansion(operand)
     operand_text = syntax.text(operand)
-    return UselessCat(pipeline, operand_text, rewrite(pipeline, context, b"< " + operand_text, unsafe=unsafe))
+    return UselessReader(pipeline, operand_text, rewrite(pipeline, context, b"< " + operand_text, unsafe=unsafe))
 
 
 class UselessCatRule(Rule):

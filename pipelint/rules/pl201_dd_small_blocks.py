@@ -9,7 +9,7 @@ from tree_sitter import Node
 from pipelint import dd_operands, syntax
 from pipelint.dd_operands import DEFAULT_BLOCK, Operand
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
-from pipelint.pipeline import Pipeline, Stage
+from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
 from pipelint.rules.pl203_useless_dd_reader import find_useless_dd
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from pipelint import dd_operands, syntax
 from pipelint.consumers import dump_consumer
@@ -11,28 +10,12 @@ from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
 from pipelint.rules.pl004_piped_dump_import import MEASURED_COST
-from pipelint.stdin_redirect import StdinRewrite, can_take_stdin, rewrite
+from pipelint.stdin_redirect import UselessReader, can_take_stdin, rewrite
 
 # Operands that leave dd a plain whole-file reader. Anything else (of=, count=,
 # skip=, conv=, iflag=direct…) gives dd a job a redirect cannot do.
 _READER_KEYS = frozenset({"if", "bs", "ibs", "obs", "status", "iflag"})
 _READER_IFLAGS = frozenset({"fullblock"})
-
-
-@dataclass(frozen=True)
-class UselessDd:
-    pipeline: Pipeline
-    operand: bytes  # the file as it will be written after `<`
-    rewrite: StdinRewrite | None
-
-    @property
-    def span(self) -> tuple[int, int]:
-        reader = self.pipeline.stages[0]
-        return reader.start, reader.command.end_byte
-
-    @property
-    def file_label(self) -> str:
-        return self.operand.decode("utf-8", "replace")
 
 
 def _quoted(value: bytes) -> bytes:
@@ -46,7 +29,7 @@ def _unquoted_text(node) -> bytes:
     return b"".join(syntax.text(part) for part in node.named_children if part.type == "word")
 
 
-def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessDd | None:
+def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessReader | None:
     """Shared with PL201: the first stage is a dd that only reads one whole file into the second."""
     reader = pipeline.stages[0]
     if not reader.is_simple:
@@ -83,7 +66,7 @@ def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessDd | None:
         or syntax.has_unquoted_expansion(value_node)
         or operand.startswith(b"~")  # `if=~/f`: bash expands it, dash does not
     )
-    return UselessDd(pipeline, operand, rewrite(pipeline, context, b"< " + operand, unsafe=unsafe))
+    return UselessReader(pipeline, operand, rewrite(pipeline, context, b"< " + operand, unsafe=unsafe))
 
 
 class UselessDdReaderRule(Rule):
