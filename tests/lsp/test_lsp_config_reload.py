@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from lsp_client import diagnostics, file_uri, open_document, published
+from lsp_client import diagnostics, file_uri, open_document
 from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")

@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-import atexit
-import functools
-import os
-import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,41 +9,6 @@ from harness import SANDBOX, assert_same_behaviour, codes, fix, lint, run_script
 
 from pipelint.config import Settings
 from pipelint.finding import Applicability
-
-RUNTIME = Path(__file__).resolve().parents[2] / "runtime"
-
-
-@functools.cache
-def splicecat_dir() -> tuple[Path | None, str]:
-    """A directory holding a real splicecat: the installed one, else a fresh build of runtime/.
-
-    Returns (directory, why not) so that tests skip only when it cannot be had.
-    """
-    for directory in os.environ.get("PATH", "").split(os.pathsep):
-        candidate = Path(directory or ".") / "splicecat"
-        if candidate.is_file() and os.access(candidate, os.X_OK) and candidate.resolve().parent != (SANDBOX / "bin").resolve():
-            return candidate.parent, ""
-    if not (RUNTIME / "splicecat.c").is_file():
-        return None, "runtime/splicecat.c is not in this checkout"
-    if shutil.which("cmake") is None:
-        return None, "cmake is not on PATH, so runtime/ cannot be built"
-    build = Path(tempfile.mkdtemp(prefix="pl6-splicecat-"))
-    atexit.register(shutil.rmtree, build, True)
-    for step in (["cmake", "-S", str(RUNTIME), "-B", str(build)], ["cmake", "--build", str(build)]):
-        done = subprocess.run(step, capture_output=True, text=True, timeout=300)
-        if done.returncode != 0:
-            return None, f"building runtime/ failed: {' '.join(step)}: {(done.stdout + done.stderr)[-400:]}"
-    return build, ""
-
-
-@pytest.fixture(scope="session")
-def real_splicecat() -> tuple[Path, ...]:
-    """extra_path for the harness: the real splicecat first on PATH, ahead of the stand-in."""
-    directory, why_not = splicecat_dir()
-    if directory is None:
-        pytest.skip(f"no real splicecat: {why_not}")
-    return (directory,)
-
 
 # Off by default, so every lint here selects it by name.
 ONLY = ("PL601",)

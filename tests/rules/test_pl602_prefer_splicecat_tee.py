@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from harness import assert_same_behaviour, codes, fix, lint, run_script
-from test_pl601_prefer_splicecat_concat import real_splicecat  # noqa: F401 - the session fixture
 
 from pipelint.config import Settings
 from pipelint.finding import Applicability

@@ -14,17 +14,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from sc_helpers import BIG_SIZE, MiB, Splicecat, cmake_build, gnu, sha
+from sc_helpers import BIG_SIZE, MiB, Splicecat, gnu, sha
+from splicecat_binary import cmake_build, find_or_build
 
 
 @pytest.fixture(scope="session")
 def plain_binary(tmp_path_factory) -> Path:
-    if os.environ.get("SPLICECAT"):
-        return Path(os.environ["SPLICECAT"])
-    on_path = shutil.which("splicecat")
-    if on_path:
-        return Path(on_path)
-    return cmake_build(tmp_path_factory.mktemp("build-plain"))
+    return find_or_build(tmp_path_factory.mktemp("build-plain"))
 
 
 @pytest.fixture(scope="session")

@@ -9,8 +9,6 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-RUNTIME = Path(__file__).resolve().parents[2] / "runtime"
-
 MiB = 1 << 20
 BIG_SIZE = 64 * MiB
 
@@ -18,13 +16,6 @@ BIG_SIZE = 64 * MiB
 STATS_LINE = re.compile(r"^splicecat: stats: (copy_file_range|sendfile|splice|tee|readwrite) (\d+) bytes$")
 SANITIZER_REPORT = re.compile(r"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:")
 
-
-def cmake_build(build_dir: Path, *options: str) -> Path:
-    """Configure and build runtime/ into BUILD_DIR; return the executable."""
-    for argv in (["cmake", "-S", str(RUNTIME), "-B", str(build_dir), *options], ["cmake", "--build", str(build_dir)]):
-        step = subprocess.run(argv, capture_output=True, text=True)
-        assert step.returncode == 0, f"{' '.join(argv)} failed:\n{step.stdout}{step.stderr}"
-    return build_dir / "splicecat"
 
 
 @dataclass

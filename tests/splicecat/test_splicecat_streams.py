@@ -9,7 +9,7 @@ import threading
 import tty
 
 import pytest
-from sc_helpers import BIG_SIZE, MiB, file_sha, gnu, sha
+from sc_helpers import BIG_SIZE, MiB, file_sha, sha
 
 
 class Drain(threading.Thread):
