@@ -112,7 +112,7 @@ def check(paths, fix, unsafe_fixes, diff, show_fixes, statistics, select, extend
     for folder in run.empty_folders:
         click.echo(f"pipelint: warning: no shell scripts found in {folder}", err=True)
 
-    out = click.get_text_stream("stderr" if stdin_fix or diff else "stdout")
+    out = sys.stderr if stdin_fix or diff else sys.stdout
     options = RenderOptions(
         unsafe_fixes=run.unsafe_fixes,
         fix_mode=fix and not diff,
