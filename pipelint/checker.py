@@ -98,12 +98,19 @@ def check(
     on_command = [r for r in rules if "command" in r.subjects]
     on_program = [r for r in rules if "program" in r.subjects]
 
+    by_type: dict[str, list[Rule]] = {}
+    for rule in rules:
+        for kind in rule.node_types:
+            by_type.setdefault(kind, []).append(rule)
+
     findings: list[Finding] = []
     comments = []
     for rule in on_program:
         findings.extend(rule.check_program(root, context))
     for node in syntax.walk(root):
         kind = node.type
+        for rule in by_type.get(kind, ()):
+            findings.extend(rule.check_node(node, context))
         if kind == "comment":
             comments.append(node)
         elif kind == "command" and parsed.trusted(node.start_byte, node.end_byte):
@@ -119,6 +126,9 @@ def check(
             if built is not None:
                 for rule in on_pipeline:
                     findings.extend(rule.check_pipeline(built, context))
+
+    for rule in rules:
+        findings.extend(rule.finish(context))
 
     still_broken = syntax.error_ranges(root)
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures)

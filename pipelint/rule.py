@@ -44,6 +44,9 @@ class Rule:
     Subclasses set the class attributes and implement the hooks for the node
     kinds they declare in `subjects`: "pipeline" (a flattened Pipeline),
     "command" (every simple command node), "program" (the root, once).
+    Rules that need other nodes list their tree-sitter types in `node_types`
+    and get them in `check_node`, from the checker's one walk; `finish` runs
+    after the walk, for rules that gather script-wide facts first.
     """
 
     code: ClassVar[str]
@@ -51,6 +54,7 @@ class Rule:
     severity: ClassVar[Severity]
     fix_availability: ClassVar[FixAvailability] = FixAvailability.NEVER
     subjects: ClassVar[tuple[str, ...]] = ("pipeline",)
+    node_types: ClassVar[frozenset[str]] = frozenset()
     enabled_by_default: ClassVar[bool] = True
     # ShellCheck codes whose `# shellcheck disable=` comments also silence this rule.
     shellcheck_codes: ClassVar[tuple[str, ...]] = ()
@@ -62,6 +66,12 @@ class Rule:
         return ()
 
     def check_program(self, root: Node, context: Context) -> Iterable[Finding]:
+        return ()
+
+    def check_node(self, node: Node, context: Context) -> Iterable[Finding]:
+        return ()
+
+    def finish(self, context: Context) -> Iterable[Finding]:
         return ()
 
     # Helpers for building findings, so every rule fills them in the same way.

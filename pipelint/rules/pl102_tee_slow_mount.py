@@ -137,53 +137,56 @@ def _plain_variable(node: Node) -> bytes | None:
     return name if syntax.text(node) in (b"$" + name, b"${" + name + b"}") else None
 
 
-def _script_facts(context: Context) -> ScriptFacts:
-    cached = context.memo.get("pl102")
-    if cached is None:
-        variables = _literal_variables(context.root)
-        cached = context.memo["pl102"] = ScriptFacts(variables, _script_mounts(context.root, variables))
-    return cached
+class _FactCollector:
+    """Gathers, from the checker's one walk, what ScriptFacts is made of."""
 
+    def __init__(self) -> None:
+        self.assignments: dict[bytes, list[Node]] = {}
+        self.other_uses: set[bytes] = set()
+        self.words: set[bytes] = set()
+        self.commands: list[Node] = []
 
-def _literal_variables(root: Node) -> dict[bytes, tuple[int, bytes]]:
-    """Variables set once in the script to a literal and never touched otherwise."""
-    assignments: dict[bytes, list[Node]] = {}
-    other_uses: set[bytes] = set()
-    words: set[bytes] = set()
-    for node in syntax.walk(root):
+    def add(self, node: Node) -> None:
         if node.type == "variable_assignment":
             name = node.child_by_field_name("name")
             if name is not None:
-                assignments.setdefault(syntax.text(name), []).append(node)
+                self.assignments.setdefault(syntax.text(name), []).append(node)
         elif node.type == "variable_name":
             parent = node.parent
             if parent is not None and parent.type not in ("variable_assignment", "simple_expansion", "expansion"):
                 if not (parent.type == "declaration_command" and syntax.text(parent).split()[0] in (b"export", b"readonly")):
-                    other_uses.add(syntax.text(node))  # `for NAME in`, `unset NAME`, `local NAME`
+                    self.other_uses.add(syntax.text(node))  # `for NAME in`, `unset NAME`, `local NAME`
         elif node.type == "word":
-            words.add(syntax.text(node))  # `read NAME`, `printf -v NAME`, `getopts … NAME`
-    known = {}
-    for name, nodes in assignments.items():
-        if len(nodes) != 1 or name in other_uses or name in words:
-            continue
-        node = nodes[0]
-        value = node.child_by_field_name("value")
-        if any(child.type == "+=" for child in node.children):
-            continue
-        if node.parent is not None and node.parent.type == "command":
-            continue  # `LOG=x cmd` sets it for cmd only
-        literal = b"" if value is None else syntax.literal_value(value)
-        if literal is not None:
-            known[name] = (node.end_byte, literal)
-    return known
+            self.words.add(syntax.text(node))  # `read NAME`, `printf -v NAME`, `getopts … NAME`
+        elif node.type == "command":
+            self.commands.append(node)
+
+    def facts(self) -> ScriptFacts:
+        variables = self._literal_variables()
+        return ScriptFacts(variables, _script_mounts(self.commands, variables))
+
+    def _literal_variables(self) -> dict[bytes, tuple[int, bytes]]:
+        """Variables set once in the script to a literal and never touched otherwise."""
+        known = {}
+        for name, nodes in self.assignments.items():
+            if len(nodes) != 1 or name in self.other_uses or name in self.words:
+                continue
+            node = nodes[0]
+            value = node.child_by_field_name("value")
+            if any(child.type == "+=" for child in node.children):
+                continue
+            if node.parent is not None and node.parent.type == "command":
+                continue  # `LOG=x cmd` sets it for cmd only
+            literal = b"" if value is None else syntax.literal_value(value)
+            if literal is not None:
+                known[name] = (node.end_byte, literal)
+        return known
 
 
-def _script_mounts(root: Node, variables: dict[bytes, tuple[int, bytes]]) -> list[tuple[int, mounts.Mount | bytes]]:
+def _script_mounts(commands: list[Node], variables: dict[bytes, tuple[int, bytes]]) -> list[tuple[int, mounts.Mount | bytes]]:
     """`mount -t nfs4 srv:/x /mnt/x`, `sshfs h:/ /mnt/h`, `umount /mnt/x` in the script, in order."""
     events: list[tuple[int, mounts.Mount | bytes]] = []
-    for node in syntax.walk(root):
-        if node.type != "command":
-            continue
+    for node in commands:
         arguments = syntax.arguments(node)
         words = unwrap([_decode(syntax.command_name(node))] + [_decode(syntax.literal_value(a)) for a in arguments])
         if not words or words[0] is None:
@@ -250,21 +253,43 @@ class TeeSlowMountRule(Rule):
     severity = Severity.WARNING
     fix_availability = FixAvailability.NEVER
 
+    # What a path may mean depends on the whole script (a variable set once,
+    # a `mount` earlier on), so the walk gathers facts and the files that
+    # pipelines write, and `finish` judges them.
+    node_types = frozenset({"variable_assignment", "variable_name", "word", "command"})
+
+    def check_node(self, node: Node, context: Context) -> Iterator[Finding]:
+        self._state(context)[0].add(node)
+        return iter(())
+
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         tee_files, redirects = self._written_files(pipeline)
-        if not tee_files and not redirects:
-            return  # most pipelines write no file: skip the script-wide facts
-        facts = _script_facts(context)
+        if tee_files or redirects:
+            self._state(context)[1].append((tee_files, redirects))
+        return iter(())
+
+    def finish(self, context: Context) -> Iterator[Finding]:
+        collector, written = self._state(context)
+        if not written:
+            return  # most scripts write no file from a pipeline: skip the facts
+        facts = collector.facts()
         system = mounts.load(context.mountinfo)
         prefixes = tuple(getattr(context.settings, "slow_mounts", ()) or ())
-        for operand in tee_files:
-            place = self._slow(operand, facts, system, prefixes)
-            if place is not None:
-                yield self._tee_finding(operand, self._name(operand, facts), place, context)
-        for redirect, destination, final in redirects:
-            place = self._slow(destination, facts, system, prefixes)
-            if place is not None:
-                yield self._redirect_finding(redirect, destination, self._name(destination, facts), place, final)
+        for tee_files, redirects in written:
+            for operand in tee_files:
+                place = self._slow(operand, facts, system, prefixes)
+                if place is not None:
+                    yield self._tee_finding(operand, self._name(operand, facts), place, context)
+            for redirect, destination, final in redirects:
+                place = self._slow(destination, facts, system, prefixes)
+                if place is not None:
+                    yield self._redirect_finding(redirect, destination, self._name(destination, facts), place, final)
+
+    def _state(self, context: Context) -> tuple[_FactCollector, list]:
+        state = context.memo.get(self.code)
+        if state is None:
+            state = context.memo[self.code] = (_FactCollector(), [])
+        return state
 
     @staticmethod
     def _written_files(pipeline: Pipeline) -> tuple[list[Node], list[tuple[Node, Node, bool]]]:

@@ -233,13 +233,13 @@ class SerializedTransferRule(Rule):
     name = "serialized-transfer"
     severity = Severity.WARNING
     fix_availability = FixAvailability.NEVER
-    subjects = ("program",)
+    subjects = ()
+    node_types = _BLOCKS
 
-    def check_program(self, root: Node, context: Context) -> Iterator[Finding]:
-        lines = LineIndex(context.source)
-        for node in syntax.walk(root):
-            if node.type in _BLOCKS:
-                yield from self._check_block(_steps(node), lines)
+    def check_node(self, node: Node, context: Context) -> Iterator[Finding]:
+        if "lines" not in context.memo.setdefault(self.code, {}):
+            context.memo[self.code]["lines"] = LineIndex(context.source)
+        yield from self._check_block(_steps(node), context.memo[self.code]["lines"])
 
     def _check_block(self, steps: list[Step], lines: LineIndex) -> Iterator[Finding]:
         for first, step in enumerate(steps):
