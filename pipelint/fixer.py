@@ -34,15 +34,21 @@ def applicable(fix: Fix | None, unsafe: bool) -> bool:
 
 
 def _non_overlapping(findings: list[Finding]) -> list[Finding]:
-    """Fixes whose spans neither overlap nor touch; the rest wait for the next pass."""
+    """Fixes whose spans neither overlap nor touch; the rest wait for the next pass.
+
+    Safe fixes claim their span first: where a safe and an unsafe fix compete
+    for the same text (`echo "$x" | cat >> log`: PL003 and PL503), the safe one
+    wins, and the unsafe one is reconsidered on the rewritten text.
+    """
     chosen: list[Finding] = []
-    last_end = -1
-    for finding in sorted(findings, key=lambda f: f.fix.span):  # type: ignore[union-attr]
+    taken: list[tuple[int, int]] = []
+    by_priority = sorted(findings, key=lambda f: (f.fix.applicability is not Applicability.SAFE, f.fix.span))  # type: ignore[union-attr]
+    for finding in by_priority:
         start, end = finding.fix.span  # type: ignore[union-attr]
-        if start > last_end:
+        if all(end < t_start or t_end < start for t_start, t_end in taken):
             chosen.append(finding)
-            last_end = end
-    return chosen
+            taken.append((start, end))
+    return sorted(chosen, key=lambda f: f.fix.span)  # type: ignore[union-attr]
 
 
 def apply_edits(source: bytes, edits: list[Edit]) -> bytes:

@@ -1,0 +1,32 @@
+"""The one fix applicator."""
+
+from __future__ import annotations
+
+from harness import fix
+
+from pipelint.finding import Applicability, Edit, Finding, Fix, Severity
+from pipelint.fixer import _non_overlapping, apply_edits
+
+
+def finding(start: int, end: int, applicability: Applicability) -> Finding:
+    return Finding("PL000", "x", Severity.WARNING, "m", start, end, Fix("t", applicability, (Edit(start, end, b""),)))
+
+
+def test_overlapping_fixes_wait_for_the_next_pass():
+    chosen = _non_overlapping([finding(0, 5, Applicability.SAFE), finding(3, 8, Applicability.SAFE), finding(9, 12, Applicability.SAFE)])
+    assert [(f.start, f.end) for f in chosen] == [(0, 5), (9, 12)]
+
+
+def test_a_safe_fix_wins_over_an_unsafe_one_on_the_same_text():
+    chosen = _non_overlapping([finding(0, 10, Applicability.UNSAFE), finding(5, 8, Applicability.SAFE)])
+    assert [(f.start, f.end) for f in chosen] == [(5, 8)]
+
+
+def test_apply_edits_keeps_every_other_byte():
+    source = b"a\xffb\r\nc"
+    assert apply_edits(source, [Edit(1, 2, b"X"), Edit(4, 4, b"Y")]) == b"aXb\rY\nc"
+
+
+def test_competing_safe_and_unsafe_fixes_give_the_best_rewrite():
+    script = 'echo "$x" | cat >> log.txt\n'
+    assert fix(script, unsafe=True) == b'echo "$x" >> log.txt\n'
