@@ -31,8 +31,8 @@ def read(rule: type[Rule]) -> str:
 
 
 def table() -> str:
-    rows = [f"{'code':<7}{'name':<34}{'severity':<10}{'fix':<10}{'default'}"]
+    rows = [f"{'code':<7}{'name':<34}{'severity':<10}{'fix':<11}{'default'}"]
     for rule in registry.RULES:
         default = "on" if rule.enabled_by_default else "off"
-        rows.append(f"{rule.code:<7}{rule.name:<34}{rule.severity.value:<10}{rule.fix_availability.value:<10}{default}")
+        rows.append(f"{rule.code:<7}{rule.name:<34}{rule.severity.value:<10}{rule.fix_availability.value:<11}{default}")
     return "\n".join(rows)
