@@ -75,12 +75,21 @@ def process(
 ) -> FileReport:
     """Lint source; with fix, apply what the settings allow and lint the result."""
     report = FileReport(display_name=display_name, source=source)
+    # The fixer's last pass lints the final text already: keep that result.
+    latest: dict[bytes, checker.CheckResult] = {}
+
+    def lint_once(text: bytes) -> checker.CheckResult:
+        if text not in latest:
+            latest.clear()
+            latest[text] = lint(text, settings, path, mountinfo)
+        return latest[text]
+
     if fix:
-        outcome = fix_source(source, lambda text: lint(text, settings, path, mountinfo).findings, settings.unsafe_fixes)
+        outcome = fix_source(source, lambda text: lint_once(text).findings, settings.unsafe_fixes)
         if outcome.changed:
             report.fixed = outcome.applied
             report.fixed_source = outcome.source
-    result = lint(report.final_source, settings, path, mountinfo)
+    result = lint_once(report.final_source)
     report.findings = result.findings
     report.parse_failures = result.parse_failures
     report.dialect = result.dialect
