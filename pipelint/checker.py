@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
@@ -12,6 +13,9 @@ from pipelint import suppression, syntax
 from pipelint.dialect import Dialect, detect
 from pipelint.finding import Finding
 from pipelint.rule import Context, Rule
+
+if TYPE_CHECKING:
+    from pipelint.config import Settings
 
 # Text a fix may not add to a POSIX sh script.
 BASHISMS = (b"<<<", b"|&", b"&>", b"[[", b"<(", b">(", b"$'")
@@ -77,7 +81,7 @@ def check(
     source: bytes,
     rules: Iterable[Rule],
     path: str | None = None,
-    settings: object | None = None,
+    settings: Settings | None = None,
     mountinfo: str | None = None,
 ) -> CheckResult:
     """Lint one script with the given rule instances."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from tree_sitter import Node
 
@@ -13,6 +13,9 @@ from pipelint import syntax
 from pipelint.dialect import Dialect
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
+
+if TYPE_CHECKING:  # config imports the registry, which imports every rule
+    from pipelint.config import Settings
 
 
 @dataclass
@@ -23,8 +26,8 @@ class Context:
     root: Node
     dialect: Dialect
     path: str | None = None
-    settings: "object | None" = None  # pipelint.config.Settings; typed loosely to avoid a cycle
-    mountinfo: "str | None" = None  # a mountinfo-format file to read instead of /proc/self/mountinfo
+    settings: Settings | None = None
+    mountinfo: str | None = None  # a mountinfo-format file to read instead of /proc/self/mountinfo
     # Codes of the rules checking this file, for rules that defer to another.
     enabled_codes: frozenset[str] = frozenset()
     # Per-file facts a rule computes once and reuses for every node, by rule code.

@@ -274,7 +274,7 @@ class TeeSlowMountRule(Rule):
             return  # most scripts write no file from a pipeline: skip the facts
         facts = collector.facts()
         system = mounts.load(context.mountinfo)
-        prefixes = tuple(getattr(context.settings, "slow_mounts", ()) or ())
+        prefixes = context.settings.slow_mounts if context.settings is not None else ()
         for tee_files, redirects in written:
             for operand in tee_files:
                 place = self._slow(operand, facts, system, prefixes)
