@@ -1,4 +1,4 @@
-"""A realistic 5,000-line script for the timing test and tests/lsp/bench_lsp.py.
+"""A realistic 5,000-line script for the timing test and tests/benchmarks/bench_lsp.py.
 
 Functions with if/for/while bodies, here-strings of quoting, command
 substitutions and one finding every 5 lines on average (PL001 in pipelines,

@@ -2,7 +2,7 @@
 
 The numbers are printed (`pytest -s tests/lsp/test_lsp_large_document.py`); the
 bounds asserted here are loose so a busy CI machine does not fail the build.
-`python tests/lsp/bench_lsp.py` measures the same more carefully, with the
+`python tests/benchmarks/bench_lsp.py` measures the same more carefully, with the
 time split between the engine and the server.
 """
 

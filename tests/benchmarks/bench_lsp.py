@@ -1,6 +1,6 @@
 """How long a 5,000-line script takes from didOpen to diagnostics, and where the time goes.
 
-    python tests/lsp/bench_lsp.py [--lines 5000] [--runs 15] [--select PL001,PL003]
+    python tests/benchmarks/bench_lsp.py [--lines 5000] [--runs 15] [--select PL001,PL003]
 
 Prints medians (and the fastest run) of:
   engine      linter.process: parse, walk, rules (what `pipelint check` does per file)
@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lsp"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from large_script import large_script  # noqa: E402
