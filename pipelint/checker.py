@@ -11,7 +11,7 @@ from tree_sitter import Node
 from pipelint import pipeline as pipelines
 from pipelint import suppression, syntax
 from pipelint.dialect import Dialect, detect
-from pipelint.finding import Finding
+from pipelint.finding import Finding, RuleCrash
 from pipelint.rule import Context, Rule
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ class CheckResult:
     dialect: Dialect
     findings: list[Finding] = field(default_factory=list)
     parse_failures: list[ParseFailure] = field(default_factory=list)
+    crashes: list[RuleCrash] = field(default_factory=list)  # rules that raised on this file
 
 
 @dataclass

@@ -65,6 +65,18 @@ class Finding:
     start: int  # byte offsets into the source
     end: int
     fix: Fix | None = None
+    # Advice that is not an edit ("sort the file on the primary key first"):
+    # shown beside the finding, never applied, and not counted as a fix.
+    help: str | None = None
 
     def with_fix(self, fix: Fix | None) -> "Finding":
         return replace(self, fix=fix)
+
+
+@dataclass(frozen=True)
+class RuleCrash:
+    """A rule raised on one file: reported as an internal error, the other rules still ran."""
+
+    code: str
+    summary: str  # `ExceptionType: message`, one line
+    traceback: str  # the formatted traceback, shown with --verbose

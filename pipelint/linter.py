@@ -10,7 +10,7 @@ from pipelint import checker
 from pipelint.checker import ParseFailure
 from pipelint.config import Settings
 from pipelint.dialect import Dialect
-from pipelint.finding import Finding
+from pipelint.finding import Finding, RuleCrash
 from pipelint.fixer import fix_source
 from pipelint.positions import LineIndex
 
@@ -27,6 +27,7 @@ class FileReport:
     fixed: list[Finding] = field(default_factory=list)  # what --fix applied
     fixed_source: bytes | None = None  # set when fixes changed the text
     parse_failures: list[ParseFailure] = field(default_factory=list)
+    crashes: list[RuleCrash] = field(default_factory=list)  # internal errors: exit 2, one line each
     dialect: Dialect = Dialect.SH
 
     @property
@@ -92,5 +93,6 @@ def process(
     result = lint_once(report.final_source)
     report.findings = result.findings
     report.parse_failures = result.parse_failures
+    report.crashes = result.crashes
     report.dialect = result.dialect
     return report
