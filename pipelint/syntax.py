@@ -107,6 +107,48 @@ def own_redirects(command: Node) -> list[Node]:
     ]
 
 
+REDIRECT_TYPES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+
+
+def applied_redirects(node: Node) -> list[Node]:
+    """Every redirect the shell applies to a command (or compound statement), in source order.
+
+    tree-sitter-bash puts some inside the command (`<f cat`), and wraps the
+    rest around it in `redirected_statement` nodes; a redirect after the last
+    stage of a pipeline wraps the whole pipeline (`a | b 2>/dev/null | c` is
+    `(a | b) 2>/dev/null | c`), yet belongs to that last stage. Redirects of a
+    `{ …; }` group around the command are the group's, not listed here.
+    """
+    found = own_redirects(node) if node.type == "command" else []
+    while node.parent is not None:
+        parent = node.parent
+        if parent.type == "redirected_statement" and parent.child_by_field_name("body") == node:
+            found += [child for child in parent.children if child.type in REDIRECT_TYPES]
+        elif parent.type == "pipeline":
+            stages = [child for child in parent.named_children if child.type != "comment"]
+            if not stages or stages[-1] != node:
+                break
+        else:
+            break
+        node = parent
+    return sorted(found, key=lambda redirect: redirect.start_byte)
+
+
+def fed_text(redirect: Node) -> bytes:
+    """What a here-document or here-string puts on standard input, as far as it is known.
+
+    A here-document's body as written; a here-string's static value, or its
+    text as written when it expands something. b"" for other redirects.
+    """
+    if redirect.type == "heredoc_redirect":
+        return b"".join(text(child) for child in redirect.children if child.type == "heredoc_body")
+    if redirect.type == "herestring_redirect" and redirect.named_children:
+        word = redirect.named_children[-1]
+        value = literal_value(word)
+        return value if value is not None else text(word)
+    return b""
+
+
 def has_assignments(command: Node) -> bool:
     return any(child.type == "variable_assignment" for child in command.children)
 
