@@ -127,7 +127,7 @@ def check(
             and pipelines.is_pipeline_root(node)
             and parsed.trusted(node.start_byte, node.end_byte)
         ):
-            built = pipelines.build(node)
+            built = pipelines.build(node, context.command)
             if built is not None:
                 for rule in on_pipeline:
                     findings.extend(rule.check_pipeline(built, context))

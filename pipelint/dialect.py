@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from enum import Enum
 
+from pipelint import syntax
+
 
 class Dialect(Enum):
     BASH = "bash"
@@ -43,13 +45,13 @@ def shebang_shell(source: bytes) -> str | None:
     match = _SHEBANG.match(source)
     if not match:
         return None
-    program = match.group(1).rsplit(b"/", 1)[-1]
+    program = syntax.basename(match.group(1))
     if program == b"env":
         rest = source[match.start(2) if match.group(2) else match.end() :].split(b"\n", 1)[0].split()
         words = [w for w in rest if not w.startswith(b"-") and b"=" not in w]
         if not words:
             return None
-        program = words[0].rsplit(b"/", 1)[-1]
+        program = syntax.basename(words[0])
     return program.decode("ascii", "replace")
 
 

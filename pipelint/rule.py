@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import bisect
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, ClassVar
 
 from tree_sitter import Node
 
-from pipelint import syntax
+from pipelint import command, syntax
+from pipelint.command import Command
 from pipelint.dialect import Dialect
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
@@ -33,12 +35,28 @@ class Context:
     # Per-file facts a rule computes once and reuses for every node, by rule code.
     memo: dict = field(default_factory=dict)
 
+    _commands: dict[int, Command] = field(default_factory=dict, init=False, repr=False)
+
     @cached_property
     def functions(self) -> frozenset[bytes]:
         return syntax.defined_functions(self.root)
 
-    def text(self, node: Node) -> bytes:
-        return self.source[node.start_byte : node.end_byte]
+    def command(self, node: Node, redirects: Sequence[Node] | None = None) -> Command:
+        """The model of a simple command node, read once per file whoever asks first."""
+        model = self._commands.get(node.id)
+        if model is None:
+            model = self._commands[node.id] = command.read(node, redirects)
+        return model
+
+    @cached_property
+    def _comment_starts(self) -> list[int]:
+        return syntax.comment_starts(self.root)
+
+    def has_comment(self, start: int, end: int) -> bool:
+        """A comment begins between the two byte offsets (an edit there would delete it)."""
+        starts = self._comment_starts
+        index = bisect.bisect_left(starts, start)
+        return index < len(starts) and starts[index] < end
 
 
 class Rule:

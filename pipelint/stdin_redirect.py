@@ -70,8 +70,7 @@ def rewrite(pipeline: Pipeline, context: Context, redirect: bytes, *, unsafe: bo
     an unquoted operand); this adds what the pipeline shape implies.
     """
     reader, consumer = pipeline.stages[0], pipeline.stages[1]
-    between = context.source[reader.start : consumer.start]
-    if b"#" in between[reader.end - reader.start :]:
+    if context.has_comment(reader.end, consumer.start):
         return None  # a comment between the stages would be lost
     operator = reader.operator_after
     stderr_too = operator is not None and operator.type == "|&"

@@ -239,6 +239,17 @@ def _function_names_query() -> Query:
     return Query(language(), "(function_definition name: (word) @name)")
 
 
+@functools.cache
+def _comments_query() -> Query:
+    return Query(language(), "(comment) @comment")
+
+
+def comment_starts(root: Node) -> list[int]:
+    """Where each comment below root begins, in order."""
+    captures = QueryCursor(_comments_query()).captures(root)
+    return sorted(node.start_byte for node in captures.get("comment", []))
+
+
 def defined_functions(root: Node) -> frozenset[bytes]:
     """Names of the functions a script defines (they run in the current shell)."""
     captures = QueryCursor(_function_names_query()).captures(root)

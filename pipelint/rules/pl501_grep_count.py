@@ -117,7 +117,7 @@ def absorb_next_stage(pipeline: Pipeline, index: int, context: Context) -> Edit 
         descriptor, operator_text, _ = syntax.redirect_parts(redirect)
         if operator_text not in (">", ">>", ">|") or descriptor not in (None, 1):
             return None
-    if b"#" in context.source[stage.end : following.command.end_byte]:
+    if context.has_comment(stage.end, following.command.end_byte):
         return None  # a comment between the stages would be lost
     return Edit.delete(stage.end, following.command.end_byte)
 
