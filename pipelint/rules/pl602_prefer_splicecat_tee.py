@@ -31,8 +31,8 @@ class PreferSplicecatTeeRule(Rule):
             if operator is None or operator.type != "|" or b"tee" in context.functions:
                 continue
             tee = tee_command.parse(stage)
-            if tee is None or not tee.files or any(option not in APPEND_OPTIONS for option in tee.options):
-                continue
+            if tee is None or not tee.files or any(syntax.literal_value(o.node) not in APPEND_OPTIONS for o in tee.options):
+                continue  # only `-a`/`--append`, each a word of its own, has a splicecat spelling
             if any(not syntax.is_single_word(f) or syntax.has_unquoted_expansion(f) for f in tee.files):
                 continue  # `tee $logs`: only its first word would follow --tee
             if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in stage.all_redirects):
