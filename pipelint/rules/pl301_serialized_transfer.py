@@ -10,10 +10,11 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from pipelint import compressors, syntax
+from pipelint import command, compressors, syntax
+from pipelint.command import Command, Option
 from pipelint.finding import Applicability, Finding, FixAvailability, Severity
 from pipelint.positions import LineIndex
-from pipelint.remote_commands import Ssh, Upload, host_key, parse_ssh, parse_upload
+from pipelint.remote_commands import Ssh, Upload, host_key, parse_sftp, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
 
 # Seed 003 (High Performance MySQL, appendix C, table C-1): a 738 MB file took
@@ -71,8 +72,8 @@ def _flatten(node: Node, statement: Node, steps: list[Step]) -> None:
 
 
 def _compressed(step: Step) -> Compressed | None:
-    found = compressors.parse(step.command)
-    if found is None or any(o in ("-r", "--recursive") or o.startswith("-S") or o == "--suffix" for o in found.options):
+    found = compressors.parse(command.read(step.command))
+    if found is None or found.command.has("-r", "--recursive", "-S", "--suffix"):
         return None
     stdin = [r for r in step.redirects if syntax.redirects_stdin(r)]
     stdout = [r for r in step.redirects if syntax.redirects_stdout(r)]
@@ -98,42 +99,22 @@ def _compressed(step: Step) -> Compressed | None:
 
 
 def _uploads(step: Step, path: str) -> Upload | None:
-    upload = parse_upload(step.command)
+    model = command.read(step.command, step.redirects)
+    upload = parse_upload(model)
     if upload is not None:
         return upload if any(shape(s) == path for s in upload.sources) else None
-    if syntax.basename(syntax.command_name(step.command)) != b"sftp":
+    sftp = parse_sftp(model)
+    if sftp is None:
         return None
-    ssh = parse_ssh_like_sftp(step.command)
-    if ssh is None:
-        return None
+    host, directory = sftp
     for redirect in step.redirects:
-        body = _document_text(redirect)
-        for match in _PUT.finditer(body):
+        for match in _PUT.finditer(syntax.fed_text(redirect)):
             local = match.group(1).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
             if local == path:
                 remote = (match.group(2) or b"").decode("utf-8", "replace")
-                host, _, directory = ssh
-                return Upload("sftp", [], host_key(host.encode()), host, posixpath.join(directory, remote) if remote else directory + ("/" if directory else ""))
+                target = posixpath.join(directory, remote) if remote else directory + ("/" if directory else "")
+                return Upload("sftp", [], host_key(host.encode()), host, target)
     return None
-
-
-def parse_ssh_like_sftp(command: Node) -> tuple[str, str, str] | None:
-    """`sftp [options] [user@]host[:dir]` → (host as written, unused, dir)."""
-    words = [syntax.literal_value(a) for a in syntax.arguments(command)]
-    operands = [w.decode("utf-8", "replace") for w in words if w is not None and not w.startswith(b"-")]
-    if not operands:
-        return None
-    host, _, directory = operands[-1].partition(":")
-    return host, "", directory
-
-
-def _document_text(redirect: Node) -> bytes:
-    if redirect.type == "heredoc_redirect":
-        return b"".join(syntax.text(c) for c in redirect.children if c.type == "heredoc_body")
-    if redirect.type == "herestring_redirect":
-        value = syntax.literal_value(redirect.named_children[-1]) if redirect.named_children else None
-        return value or b""
-    return b""
 
 
 def _remote_file(upload: Upload, path: str) -> list[str]:
@@ -157,30 +138,21 @@ def _decompresses(ssh: Ssh, upload: Upload, remote_files: list[str], fmt: str) -
     remote = b" ".join(_value_or_shape(node) for node in ssh.remote)
     suffix = compressors.FORMATS[fmt].suffix
     for node in syntax.walk(syntax.parse(remote).root_node):
-        name = syntax.command_name(node)
-        if node.type != "command" or name is None:
+        if node.type != "command":
             continue
-        words = [w.decode("utf-8", "replace") for w in [name] + [syntax.text(a) for a in syntax.arguments(node)]]
-        if compressors.decompressor_format(words) != fmt:
+        model = command.read(node)
+        if compressors.decompression_format(model) != fmt:
             continue
-        output = None
-        operands: list[str] = []
-        index = 1
-        while index < len(words):
-            word = words[index]
-            if word in ("-o", "--output") and index + 1 < len(words):
-                output = words[index + 1]
-                index += 2
-                continue
-            if not word.startswith("-"):
-                operands.append(word)
-            index += 1
+        # Words as written: the remote command keeps `$1` for the remote shell.
+        operands = [_written(operand) for operand in model.operands]
         named = [f for f in remote_files if f in operands]
         if not named:
             continue
-        if output is None and words[0].rsplit("/", 1)[-1] in ("lz4", "unlz4") and len(operands) == 2:
+        output_option = model.option("-o") or model.option("--output")
+        output = None if output_option is None else _written_value(output_option)
+        if output is None and model.program in (b"lz4", b"unlz4") and len(operands) == 2:
             output = operands[1]
-        output = output or _stdout_target(node)
+        output = output or _stdout_target(model)
         if output is None and named[0].endswith(suffix):
             output = named[0][: -len(suffix)]
         if output:
@@ -188,17 +160,24 @@ def _decompresses(ssh: Ssh, upload: Upload, remote_files: list[str], fmt: str) -
     return None
 
 
+def _written(node: Node) -> str:
+    return syntax.text(node).decode("utf-8", "replace")
+
+
+def _written_value(option: Option) -> str | None:
+    if option.value_node is not None:
+        return _written(option.value_node)
+    return None if option.value is None else option.value.decode("utf-8", "replace")
+
+
 def _value_or_shape(node: Node) -> bytes:
     value = syntax.literal_value(node)
     return value if value is not None else shape(node).encode()
 
 
-def _stdout_target(command: Node) -> str | None:
-    parent = command.parent
-    if parent is None or parent.type != "redirected_statement":
-        return None
-    for redirect in parent.children:
-        if redirect.type == "file_redirect" and syntax.redirects_stdout(redirect):
+def _stdout_target(model: Command) -> str | None:
+    for redirect in model.redirects:
+        if syntax.redirects_stdout(redirect):
             destination = syntax.redirect_parts(redirect)[2]
             return None if destination is None else shape(destination)
     return None
@@ -252,7 +231,7 @@ class SerializedTransferRule(Rule):
                     continue
                 remote_files = _remote_file(upload, compressed.path)
                 for third in range(second + 1, len(steps)):
-                    ssh = parse_ssh(steps[third].command)
+                    ssh = parse_ssh(command.read(steps[third].command, steps[third].redirects))
                     if ssh is None:
                         continue
                     output = _decompresses(ssh, upload, remote_files, compressed.compression.format.name)

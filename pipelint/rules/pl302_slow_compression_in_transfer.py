@@ -35,8 +35,8 @@ def network_sink(stage: Stage) -> str | None:
     name = stage.name
     words = [syntax.literal_value(a) for a in stage.arguments]
     if name == b"ssh":
-        ssh = parse_ssh(stage.command)
-        if ssh is None or ssh.host is None or ssh.has("n") or ssh.has("N"):
+        ssh = parse_ssh(stage.command_model)
+        if ssh is None or ssh.host is None or ssh.has("-n", "-N"):
             return None  # `ssh -n` reads nothing; -N runs no command
         return "ssh"
     if name in (b"nc", b"ncat", b"netcat", b"socat"):
@@ -86,7 +86,7 @@ class SlowCompressionInTransferRule(Rule):
                 yield finding
 
     def _compressor(self, stage: Stage, sink: str) -> Finding | None:
-        found = compressors.parse(stage.command)
+        found = compressors.parse(stage.command_model)
         if found is None or found.tool not in _TOOLS or not found.to_stdout:
             return None
         if found.effective_level < _SLOW_FROM[found.tool]:
@@ -112,7 +112,7 @@ class SlowCompressionInTransferRule(Rule):
         return self.fix("Use a fast preset on all cores: `xz -T0 -1`, or `zstd -1 -T0`", Applicability.DISPLAY_ONLY)
 
     def _tar(self, stage: Stage, sink: str) -> Finding | None:
-        found = compressors.tar_compression(stage.command)
+        found = compressors.tar_compression(stage.command_model)
         if found is None:
             return None
         option, _ = found

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from harness import assert_same_behaviour, codes, fix, lint, run_script
 
-from pipelint import compressors, syntax
+from pipelint import command, compressors, syntax
 from pipelint.finding import Applicability
 
 
@@ -13,7 +13,7 @@ def compression(text: str) -> compressors.Compression | None:
     node = syntax.parse(text.encode()).root_node.named_children[0]
     if node.type == "redirected_statement":
         node = node.child_by_field_name("body")
-    return compressors.parse(node)
+    return compressors.parse(command.read(node))
 
 
 @pytest.mark.parametrize(
@@ -59,7 +59,7 @@ def test_not_compressors(text):
     ],
 )
 def test_tar_compression(text, option):
-    found = compressors.tar_compression(syntax.parse(text.encode()).root_node.named_children[0])
+    found = compressors.tar_compression(command.read(syntax.parse(text.encode()).root_node.named_children[0]))
     assert found is not None and found[0] == option
 
 
@@ -68,7 +68,7 @@ def test_tar_compression(text, option):
     ["tar czf out.tgz dir", "tar xzf - ", "tar -I pigz -cf - dir", "tar --use-compress-program=pigz -cf - d", "tar cf - dir", "tar -czf \"$out\" d", "tar --zstd -cf - d"],
 )
 def test_tar_not_compressing_to_stdout(text):
-    assert compressors.tar_compression(syntax.parse(text.encode()).root_node.named_children[0]) is None
+    assert compressors.tar_compression(command.read(syntax.parse(text.encode()).root_node.named_children[0])) is None
 
 
 @pytest.mark.parametrize(
