@@ -54,7 +54,7 @@ class UselessCatRule(Rule):
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         found = find_useless_cat(pipeline, context)
-        if found is None or dump_consumer(pipeline.stages[1].command) is not None:
+        if found is None or dump_consumer(pipeline.stages[1].command_model) is not None:
             return  # PL004 reports dump imports
         consumer = found.rewrite.consumer if found.rewrite else "the next command"
         fix = None

@@ -26,7 +26,7 @@ class PipedDumpImportRule(Rule):
         found = find_useless_cat(pipeline, context)
         if found is None:
             return
-        tool = dump_consumer(pipeline.stages[1].command)
+        tool = dump_consumer(pipeline.stages[1].command_model)
         if tool is None:
             return
         fix = None

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from pipelint import mounts, syntax, tee_command
-from pipelint.consumers import unwrap
+from pipelint import command, mounts, syntax, tee_command
+from pipelint.command import Command
 from pipelint.finding import Applicability, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
@@ -21,9 +21,9 @@ EVIDENCE = "a logging tee to NFS slowed a production job 8×"
 _WRITES = (">", ">>", ">|", "&>", "&>>")
 _GLOB = frozenset(b"*?[{")
 
-# Commands that mount a network filesystem: name → (fstype, options taking a value).
-_MOUNT_OPTIONS_WITH_VALUE = frozenset({"-o", "-O", "-L", "-U", "-N", "--options", "--test-opts", "--label", "--uuid"})
-_MOUNT_HELPERS = {"mount.nfs": "nfs", "mount.nfs4": "nfs4", "mount.cifs": "cifs", "mount.smb3": "smb3", "sshfs": "fuse.sshfs"}
+# Commands that mount a network filesystem of a known type, and those that unmount.
+_MOUNT_HELPERS = {b"mount.nfs": "nfs", b"mount.nfs4": "nfs4", b"mount.cifs": "cifs", b"mount.smb3": "smb3", b"sshfs": "fuse.sshfs"}
+_UNMOUNTERS = frozenset({b"umount", b"fusermount", b"fusermount3"})
 
 
 @dataclass(frozen=True)
@@ -187,52 +187,32 @@ def _script_mounts(commands: list[Node], variables: dict[bytes, tuple[int, bytes
     """`mount -t nfs4 srv:/x /mnt/x`, `sshfs h:/ /mnt/h`, `umount /mnt/x` in the script, in order."""
     events: list[tuple[int, mounts.Mount | bytes]] = []
     for node in commands:
-        arguments = syntax.arguments(node)
-        words = unwrap([_decode(syntax.command_name(node))] + [_decode(syntax.literal_value(a)) for a in arguments])
-        if not words or words[0] is None:
-            continue
-        name = words[0].rsplit("/", 1)[-1]
-        # Paths keep their nodes so `$MNT` can be resolved like any other operand.
-        nodes = arguments[len(arguments) - (len(words) - 1) :] if len(words) > 1 else []
-        if name in ("umount", "fusermount", "fusermount3"):
-            for argument in nodes:
+        model = command.read(node)
+        if model.program in _UNMOUNTERS:
+            # Paths keep their nodes so `$MNT` can be resolved like any other operand.
+            for argument in model.operands:
                 path = static_path(argument, variables)
                 if path is not None and path.complete and path.value.startswith(b"/"):
                     events.append((node.end_byte, path.value))
             continue
-        mount = _mount_command(name, words[1:], nodes, variables)
+        mount = _mount_command(model, variables)
         if mount is not None:
             events.append((node.end_byte, mount))
     return sorted(events, key=lambda event: event[0])
 
 
-def _mount_command(name: str, args: list[str | None], nodes: list[Node], variables) -> mounts.Mount | None:
-    fstype = _MOUNT_HELPERS.get(name)
-    if fstype is None and name != "mount":
+def _mount_command(model: Command, variables: dict[bytes, tuple[int, bytes]]) -> mounts.Mount | None:
+    """The network mount a `mount`, `mount.nfs4`, `sshfs`… command makes, or None."""
+    if model.program != b"mount" and model.program not in _MOUNT_HELPERS:
         return None
-    operands: list[Node] = []
-    index = 0
-    while index < len(args):
-        word = args[index]
-        if word is not None and word.startswith("-") and word != "-":
-            if word in ("-t", "--types") and index + 1 < len(args):
-                fstype = args[index + 1]
-                index += 2
-                continue
-            if word.startswith("--types="):
-                fstype = word.partition("=")[2]
-            elif word.startswith("-t") and len(word) > 2:
-                fstype = word[2:]
-            elif word in _MOUNT_OPTIONS_WITH_VALUE:
-                index += 1
-            index += 1
-            continue
-        operands.append(nodes[index])
-        index += 1
-    if len(operands) != 2 or fstype is None and name != "mount":
+    fstype = _MOUNT_HELPERS.get(model.program)  # type: ignore[arg-type]
+    types = model.option("-t") or model.option("--types")
+    if types is not None:
+        fstype = None if types.value is None else types.value.decode("utf-8", "replace")
+    if len(model.operands) != 2:
         return None
-    source = syntax.literal_value(operands[0])
-    point = static_path(operands[1], variables)
+    source = syntax.literal_value(model.operands[0])
+    point = static_path(model.operands[1], variables)
     if point is None or not point.complete or not point.value.startswith(b"/"):
         return None
     source_text = "" if source is None else source.decode("utf-8", "replace")
@@ -241,10 +221,6 @@ def _mount_command(name: str, args: list[str | None], nodes: list[Node], variabl
     if fstype is None:
         return None
     return mounts.Mount(point.value, fstype.split(",")[0], source_text)
-
-
-def _decode(value: bytes | None) -> str | None:
-    return None if value is None else value.decode("utf-8", "surrogateescape")
 
 
 class TeeSlowMountRule(Rule):

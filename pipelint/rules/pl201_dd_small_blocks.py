@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from tree_sitter import Node
 
 from pipelint import dd_operands, syntax
+from pipelint.command import Command
 from pipelint.dd_operands import DEFAULT_BLOCK, Operand
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
@@ -46,15 +47,7 @@ def _is_stage(command: Node) -> bool:
     return parent is not None and parent.type == "pipeline"
 
 
-def _redirects_around(command: Node) -> list[Node]:
-    outer = []
-    parent = command.parent
-    if parent is not None and parent.type == "redirected_statement" and parent.child_by_field_name("body") == command:
-        outer = [child for child in parent.children if child.type == "file_redirect"]
-    return syntax.own_redirects(command) + outer
-
-
-def _stderr_kept(redirects: list[Node], piped_stderr: bool) -> bool:
+def _stderr_kept(redirects: Sequence[Node], piped_stderr: bool) -> bool:
     """Whether dd's "records in/out" lines (which change with bs) reach a pipe or a file."""
     if piped_stderr:
         return True
@@ -83,7 +76,7 @@ class DdSmallBlocksRule(Rule):
                 continue  # PL203: the whole dd can go
             piped_stderr = stage.operator_after is not None and stage.operator_after.type == "|&"
             finding = self._check(
-                stage.command, stage.all_redirects, context, from_pipe=index > 0, to_pipe=index < last, piped_stderr=piped_stderr
+                stage.command_model, from_pipe=index > 0, to_pipe=index < last, piped_stderr=piped_stderr
             )
             if finding is not None:
                 yield finding
@@ -91,15 +84,15 @@ class DdSmallBlocksRule(Rule):
     def check_command(self, command: Node, context: Context) -> Iterator[Finding]:
         if _is_stage(command):
             return
-        finding = self._check(command, _redirects_around(command), context, from_pipe=False, to_pipe=False, piped_stderr=False)
+        finding = self._check(context.command(command), from_pipe=False, to_pipe=False, piped_stderr=False)
         if finding is not None:
             yield finding
 
-    def _check(self, command: Node, redirects: list[Node], context: Context, *, from_pipe: bool, to_pipe: bool,
-               piped_stderr: bool) -> Finding | None:  # fmt: skip
+    def _check(self, command: Command, *, from_pipe: bool, to_pipe: bool, piped_stderr: bool) -> Finding | None:
         operands = dd_operands.parse(command, through_wrappers=True)
         if operands is None:
             return None
+        redirects = command.redirects
         reads = "if" in operands or from_pipe or any(syntax.redirects_stdin(r) for r in redirects)
         writes = "of" in operands or to_pipe or any(syntax.redirects_stdout(r) for r in redirects)
         if not (reads and writes):
@@ -123,7 +116,8 @@ class DdSmallBlocksRule(Rule):
         title = "Copy in 1 MiB blocks (bs=1M)"
         if reasons:
             title += f"; check by hand, as {' and '.join(reasons)}"
-        return self.finding(message, command.start_byte, command.end_byte, self._fix(command, operands, title, applicability))
+        node = command.node
+        return self.finding(message, node.start_byte, node.end_byte, self._fix(command, operands, title, applicability))
 
     @staticmethod
     def _block_sizes(operands: dict[str, Operand]) -> tuple[int, int] | None:
@@ -159,7 +153,7 @@ class DdSmallBlocksRule(Rule):
                 reasons.append(f"{key}= is a tape, where the block size is the format")
         return reasons
 
-    def _fix(self, command: Node, operands: dict[str, Operand], title: str, applicability: Applicability) -> Fix:
+    def _fix(self, command: Command, operands: dict[str, Operand], title: str, applicability: Applicability) -> Fix:
         if "bs" in operands:
             edits = [Edit(operands["bs"].node.start_byte, operands["bs"].node.end_byte, b"bs=1M")]
         elif "ibs" in operands or "obs" in operands:
@@ -168,7 +162,6 @@ class DdSmallBlocksRule(Rule):
             edits = [Edit(first.start_byte, first.end_byte, b"bs=1M")]
             edits += [Edit(node.prev_sibling.end_byte, node.end_byte, b"") for node in rest]
         else:
-            arguments = syntax.arguments(command)
-            anchor = arguments[-1] if arguments else command.child_by_field_name("name")
+            anchor = command.arguments[-1] if command.arguments else command.program_node
             edits = [Edit.insert(anchor.end_byte, b" bs=1M")]
         return self.fix(title, applicability, *edits)

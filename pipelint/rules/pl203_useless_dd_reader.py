@@ -34,7 +34,7 @@ def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessReader | Non
     reader = pipeline.stages[0]
     if not reader.is_simple:
         return None
-    operands = dd_operands.parse(reader.command)
+    operands = dd_operands.parse(reader.command_model)
     if operands is None or "if" not in operands or not set(operands) <= _READER_KEYS:
         return None
     iflags = dd_operands.flags(operands, "iflag")
@@ -79,7 +79,7 @@ class UselessDdReaderRule(Rule):
         found = find_useless_dd(pipeline, context)
         if found is None:
             return
-        tool = dump_consumer(pipeline.stages[1].command)
+        tool = dump_consumer(pipeline.stages[1].command_model)
         consumer = tool or (found.rewrite.consumer if found.rewrite else "the next command")
         fix = None
         if found.rewrite is not None:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from tree_sitter import Node
 
 from pipelint import syntax
-from pipelint.consumers import unwrap
+from pipelint.command import Command
 from pipelint.finding import Applicability, Finding, FixAvailability, Severity
-from pipelint.pipeline import REDIRECT_TYPES, Pipeline
+from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
 
 # MySQL's grammar: LOAD DATA [LOW_PRIORITY | CONCURRENT] [LOCAL] INFILE.  Any
@@ -34,55 +34,18 @@ MESSAGE = (
 ADVICE = "Sort the file on the primary key before loading, and add secondary indexes after the load"
 
 
-def program_name(command: Node) -> str | None:
-    """The program a simple command runs, looking through `sudo`, `env`, `nice` and the like."""
-    if command.type != "command":
-        return None
-    name = syntax.command_name(command)
-    words = [name] + [syntax.literal_value(arg) for arg in syntax.arguments(command)]
-    strings = [None if w is None else w.decode("utf-8", "replace") for w in words]
-    strings = unwrap(strings)
-    if not strings or strings[0] is None:
-        return None
-    return strings[0].rsplit("/", 1)[-1]
-
-
-def applied_redirects(command: Node) -> list[Node]:
-    """The redirects the shell applies to command, wherever tree-sitter put them.
-
-    A redirect after the last stage of a pipeline wraps the whole pipeline in
-    a `redirected_statement`; it still belongs to that last stage.
-    """
-    found = syntax.own_redirects(command)
-    node = command
-    while node.parent is not None:
-        parent = node.parent
-        if parent.type == "redirected_statement" and parent.child_by_field_name("body") == node:
-            found += [child for child in parent.children if child.type in REDIRECT_TYPES]
-        elif parent.type == "pipeline":
-            stages = [child for child in parent.named_children if child.type != "comment"]
-            if not stages or stages[-1] != node:
-                break
-        else:
-            break
-        node = parent
-    return found
-
-
-def fed_text(redirect: Node) -> bytes:
-    """What a here-document or here-string puts on standard input, as written."""
-    if redirect.type == "heredoc_redirect":
-        return b"".join(syntax.text(child) for child in redirect.children if child.type == "heredoc_body")
-    if redirect.type == "herestring_redirect":
-        return b"".join(syntax.text(child) for child in redirect.named_children)
-    return b""
-
-
-def carries_load_data(command: Node, redirects: list[Node]) -> bool:
+def carries_load_data(command: Node, redirects: Sequence[Node]) -> bool:
     """The command's arguments, here-document or here-string hold a LOAD DATA INFILE statement."""
     texts = [syntax.text(arg) for arg in syntax.arguments(command)]
-    texts += [fed_text(redirect) for redirect in redirects]
+    texts += [syntax.fed_text(redirect) for redirect in redirects]
     return any(LOAD_DATA.search(text) for text in texts)
+
+
+def _program(model: Command | None) -> str | None:
+    """The program a simple command runs, looking through `sudo`, `env`, `nice` and the like."""
+    if model is None or model.program is None:
+        return None
+    return model.program.decode("utf-8", "replace")
 
 
 class BulkLoadOrderRule(Rule):
@@ -93,19 +56,20 @@ class BulkLoadOrderRule(Rule):
     subjects = ("command", "pipeline")
 
     def check_command(self, command: Node, context: Context) -> Iterator[Finding]:
-        program = program_name(command)
+        model = context.command(command)
+        program = _program(model)
         if program in BULK_IMPORTERS:
             yield self._finding(f"`{program}` bulk-loads rows", command)
-        elif program in SQL_CLIENTS and carries_load_data(command, applied_redirects(command)):
+        elif program in SQL_CLIENTS and carries_load_data(command, model.redirects):
             yield self._finding(f"`LOAD DATA INFILE` sent to {program}", command)
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         """`echo "LOAD DATA …" | mysql`, `cat <<EOF | mysql`: the SQL is written by the stage before."""
         for feeder, client in zip(pipeline.stages, pipeline.stages[1:]):
-            program = program_name(client.command)
+            program = _program(client.command_model)
             if program not in SQL_CLIENTS or feeder.name not in FEEDERS or not feeder.is_simple:
                 continue
-            if carries_load_data(client.command, applied_redirects(client.command)):
+            if carries_load_data(client.command, client.all_redirects):
                 continue  # check_command reports it already
             if carries_load_data(feeder.command, feeder.all_redirects):
                 yield self._finding(f"`LOAD DATA INFILE` piped to {program}", client.command)
