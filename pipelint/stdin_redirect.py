@@ -1,8 +1,9 @@
 """The rewrite behind every "useless reader" rule: `reader | consumer …` → `consumer … < FILE`.
 
-PL001 (cat FILE), PL002 (cat <<EOF), PL004 (dump imports) and PL203 (dd if=FILE)
-find different readers; they all hand the consumer its input the same way, and
-decide the fix's safety the same way.
+PL001 (cat FILE), PL002 (cat <<EOF), PL004 (dump imports), PL203 (dd if=FILE)
+and PL503 (echo "$x") find different readers (`useless_readers` finds the
+file readers); they all hand the consumer its input the same way, and decide
+the fix's safety the same way.
 """
 
 from __future__ import annotations
@@ -23,24 +24,6 @@ class StdinRewrite:
     edits: tuple[Edit, ...]
     applicability: Applicability
     consumer: str  # how the consumer is named in messages
-
-
-@dataclass(frozen=True)
-class UselessReader:
-    """A first stage that only reads one file into the second, and the rewrite that drops it."""
-
-    pipeline: Pipeline
-    operand: bytes  # the file as it will be written after `<`
-    rewrite: StdinRewrite | None
-
-    @property
-    def span(self) -> tuple[int, int]:
-        reader = self.pipeline.stages[0]
-        return reader.start, reader.command.end_byte
-
-    @property
-    def file_label(self) -> str:
-        return self.operand.decode("utf-8", "replace")
 
 
 def consumer_label(stage: Stage) -> str:

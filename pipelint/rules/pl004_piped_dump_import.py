@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from pipelint import evidence
 from pipelint.consumers import dump_consumer
 from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
-from pipelint.rules.pl001_useless_cat import find_useless_cat
-
-# Measured in seed 000 (tests/benchmarks/bench_redirect.py reruns the shape):
-# a 419 MB dump, page-cached, 0.596 s through `cat |` against 0.151 s by redirect.
-MEASURED_COST = "a 419 MB dump imported about 3× faster by redirect than through `cat |`"
+from pipelint.useless_readers import find_useless_cat
 
 
 class PipedDumpImportRule(Rule):
@@ -33,7 +30,7 @@ class PipedDumpImportRule(Rule):
         if found.rewrite is not None:
             fix = self.fix(f"Redirect {found.file_label} into {tool}", found.rewrite.applicability, *found.rewrite.edits)
         yield self.finding(
-            f"{tool} reads {found.file_label} through a `cat` pipe: {MEASURED_COST}",
+            f"{tool} reads {found.file_label} through a `cat` pipe: {evidence.PIPED_DUMP}",
             *found.span,
             fix,
         )

@@ -8,15 +8,11 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from pipelint import command, mounts, syntax, tee_command
+from pipelint import command, evidence, mounts, syntax, tee_command
 from pipelint.command import Command
 from pipelint.finding import Applicability, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
-
-# Seed 001: "a production process on a twelve-core server sped up eight fold
-# when the logging tee which pointed to an NFS mount was removed".
-EVIDENCE = "a logging tee to NFS slowed a production job 8×"
 
 _WRITES = (">", ">>", ">|", "&>", "&>>")
 _GLOB = frozenset(b"*?[{")
@@ -303,7 +299,7 @@ class TeeSlowMountRule(Rule):
     def _tee_finding(self, operand: Node, name: str, place: mounts.SlowPlace, context: Context) -> Finding:
         message = (
             f"`tee` copies every byte of the pipeline into {name}, on a slow filesystem "
-            f"({_where(place)}): every stage waits for its writes ({EVIDENCE})"
+            f"({_where(place)}): every stage waits for its writes ({evidence.TEE_TO_NFS})"
         )
         title = "Log to local disk and copy the file after the pipeline, or write the log after it"
         if "PL602" in context.enabled_codes:
@@ -319,7 +315,7 @@ class TeeSlowMountRule(Rule):
             operator = syntax.text(redirect)[: destination.start_byte - redirect.start_byte].strip()
             what = f"`{operator.decode('utf-8', 'replace')}` writes a side file {name}"
             title = "Write the log to local disk and copy it after the pipeline"
-        message = f"{what}, on a slow filesystem ({_where(place)}): every stage waits for its writes ({EVIDENCE})"
+        message = f"{what}, on a slow filesystem ({_where(place)}): every stage waits for its writes ({evidence.TEE_TO_NFS})"
         return self.finding(message, redirect.start_byte, redirect.end_byte, self.fix(title, Applicability.DISPLAY_ONLY))
 
 

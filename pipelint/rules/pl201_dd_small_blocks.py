@@ -6,18 +6,15 @@ from collections.abc import Iterator, Sequence
 
 from tree_sitter import Node
 
-from pipelint import dd_operands, syntax
+from pipelint import dd_operands, evidence, syntax
 from pipelint.command import Command
 from pipelint.dd_operands import DEFAULT_BLOCK, Operand
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
-from pipelint.rules.pl203_useless_dd_reader import find_useless_dd
+from pipelint.useless_readers import find_useless_dd
 
 SMALL = 64 * 1024  # below this, per-call overhead dominates (see the document)
-
-# Seed 004 (MariaDB MDEV-38362): `dd bs=1M` copied 3.2 TiB with 0.231 s of user+system CPU.
-EVIDENCE = "`dd bs=1M` copied 3.2 TiB with 0.2 s of CPU (seed 004)"
 
 # Operands that make the block size part of what dd does.
 _POSITIONED = {"count": ("iflag", "count_bytes"), "skip": ("iflag", "skip_bytes"), "iseek": ("iflag", "skip_bytes"),
@@ -112,7 +109,7 @@ class DdSmallBlocksRule(Rule):
         size = min(sizes)
         default = not any(key in operands for key in ("bs", "ibs", "obs"))
         what = f"{_describe(size)} blocks" + (" (dd's default)" if default else "")
-        message = f"`dd` copies in {what}: a read and a write system call per block; {EVIDENCE}"
+        message = f"`dd` copies in {what}: a read and a write system call per block; {evidence.DD_ONE_MIB_BLOCKS}"
         title = "Copy in 1 MiB blocks (bs=1M)"
         if reasons:
             title += f"; check by hand, as {' and '.join(reasons)}"

@@ -10,16 +10,12 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from pipelint import command, compressors, syntax
+from pipelint import command, compressors, evidence, syntax
 from pipelint.command import Command, Option
 from pipelint.finding import Applicability, Finding, FixAvailability, Severity
 from pipelint.positions import LineIndex
 from pipelint.remote_commands import Ssh, Upload, host_key, parse_sftp, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
-
-# Seed 003 (High Performance MySQL, appendix C, table C-1): a 738 MB file took
-# 60 s by gzip, scp and gunzip (44 + 10 + 6) and 44 s compressed and streamed over ssh.
-EVIDENCE = "a 738 MB file took 60 s this way and 44 s compressed and streamed in one step (seed 003)"
 
 # Nodes whose named children run one after another in the same shell.
 _BLOCKS = frozenset(
@@ -256,7 +252,7 @@ class SerializedTransferRule(Rule):
         unpack_line = lines.position(unpack.command.start_byte).line + 1
         message = (
             f"{compressed.path} is compressed here, copied by {upload.tool} (line {copy_line}) and decompressed "
-            f"by ssh (line {unpack_line}): three passes over the data, one after the other; {EVIDENCE}"
+            f"by ssh (line {unpack_line}): three passes over the data, one after the other; {evidence.SERIALIZED_TRANSFER}"
         )
         fix = self.fix(f"Compress and stream in one step: `{one_step}`", Applicability.DISPLAY_ONLY)
         statement = compressed.step.statement

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 
 from tree_sitter import Node
 
-from pipelint import syntax
+from pipelint import evidence, syntax
 from pipelint.command import Command
 from pipelint.finding import Applicability, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
@@ -25,12 +25,6 @@ BULK_IMPORTERS = frozenset({"mysqlimport", "mariadb-import"})
 # Commands that only hand their arguments or here-document to the next stage.
 FEEDERS = frozenset({b"echo", b"printf", b"cat"})
 
-# Seed 002: 20M rows, two secondary indexes; 389.9 s in random key order with
-# the indexes in place, 141.5 s in key order with them added after the load.
-MESSAGE = (
-    "{what}: a load in random primary-key order with secondary indexes in place "
-    "took 2.8× as long as a sorted load with the indexes added afterwards"
-)
 ADVICE = "Sort the file on the primary key before loading, and add secondary indexes after the load"
 
 
@@ -76,4 +70,4 @@ class BulkLoadOrderRule(Rule):
 
     def _finding(self, what: str, command: Node) -> Finding:
         advice = self.fix(ADVICE, Applicability.DISPLAY_ONLY)
-        return self.finding(MESSAGE.format(what=what), command.start_byte, command.end_byte, advice)
+        return self.finding(f"{what}: {evidence.UNSORTED_BULK_LOAD}", command.start_byte, command.end_byte, advice)

@@ -10,7 +10,7 @@ from pipelint.command import Command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
-from pipelint.rules.pl501_grep_count import absorb_next_stage
+from pipelint.stage_merge import absorb_next_stage
 
 # sort options that do not change which lines compare equal, so `-u` drops
 # exactly the lines `uniq` would.  Keys (-k, -t), -f, -n, -b, -M, -V, … make
