@@ -87,40 +87,50 @@ def check(
 ) -> CheckResult:
     """Lint one script with the given rule instances."""
     parsed = _parse(source)
-    root = parsed.root
     dialect = detect(source, path)
     rules = list(rules)
     context = Context(
         source=source,
-        root=root,
+        root=parsed.root,
         dialect=dialect,
         path=path,
-        settings=settings,
+        slow_mounts=settings.slow_mounts if settings is not None else (),
         mountinfo=mountinfo,
         enabled_codes=frozenset(rule.code for rule in rules),
     )
-    on_pipeline = [r for r in rules if "pipeline" in r.subjects]
-    on_command = [r for r in rules if "command" in r.subjects]
-    on_program = [r for r in rules if "program" in r.subjects]
+    findings, comments = _walk(parsed, rules, context)
+    result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures)
+    still_broken = syntax.error_ranges(parsed.root)
+    suppressions = suppression.collect(comments, len(source))
+    for finding in sorted(findings, key=lambda f: (f.start, f.code)):
+        if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
+            continue
+        if any(s.covers(finding.code, finding.start) for s in suppressions):
+            continue
+        result.findings.append(_guard_fix(finding, parsed.fix_barriers, dialect))
+    return result
 
+
+def _walk(parsed: _Parsed, rules: list[Rule], context: Context) -> tuple[list[Finding], list[Node]]:
+    """One walk over the tree, each node handed to the rules whose hooks want it; and the comments seen."""
+    on_pipeline = [rule for rule in rules if rule.uses("check_pipeline")]
+    on_command = [rule for rule in rules if rule.uses("check_command")]
     by_type: dict[str, list[Rule]] = {}
     for rule in rules:
         for kind in rule.node_types:
             by_type.setdefault(kind, []).append(rule)
-
     findings: list[Finding] = []
-    comments = []
-    for rule in on_program:
-        findings.extend(rule.check_program(root, context))
-    for node in syntax.walk(root):
+    comments: list[Node] = []
+    for node in syntax.walk(parsed.root):
         kind = node.type
         for rule in by_type.get(kind, ()):
             findings.extend(rule.check_node(node, context))
         if kind == "comment":
             comments.append(node)
-        elif kind == "command" and parsed.trusted(node.start_byte, node.end_byte):
+        elif kind == "command" and on_command and parsed.trusted(node.start_byte, node.end_byte):
+            model = context.command(node)
             for rule in on_command:
-                findings.extend(rule.check_command(node, context))
+                findings.extend(rule.check_command(model, context))
         if (
             on_pipeline
             and kind in ("pipeline", "redirected_statement")
@@ -131,20 +141,7 @@ def check(
             if built is not None:
                 for rule in on_pipeline:
                     findings.extend(rule.check_pipeline(built, context))
-
-    for rule in rules:
-        findings.extend(rule.finish(context))
-
-    still_broken = syntax.error_ranges(root)
-    result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures)
-    suppressions = suppression.collect(comments, len(source))
-    for finding in sorted(findings, key=lambda f: (f.start, f.code)):
-        if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
-            continue
-        if any(s.covers(finding.code, finding.start) for s in suppressions):
-            continue
-        result.findings.append(_guard_fix(finding, parsed.fix_barriers, dialect))
-    return result
+    return findings, comments
 
 
 def _whole_lines(source: bytes, start: int, end: int) -> tuple[int, int]:

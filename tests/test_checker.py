@@ -1,8 +1,14 @@
-"""The checker's handling of scripts that only partly parse."""
+"""The checker: scripts that only partly parse, and the rule protocol."""
 
 from __future__ import annotations
 
 from harness import lint
+
+from pipelint import checker
+from pipelint.command import Command
+from pipelint.finding import Severity
+from pipelint.registry import RULES
+from pipelint.rule import HOOKS, Rule
 
 
 def test_statements_around_a_parse_error_are_still_linted():
@@ -23,3 +29,47 @@ def test_no_finding_joins_pieces_across_the_blanked_error():
         for finding in lint(script, select=("PL001", "PL503", "PL502", "PL501")):
             assert source[finding.start : finding.end] in source, finding
             assert b"$(" not in source[finding.start : finding.end]
+
+
+# The rule protocol: hooks are found by what a rule overrides.
+
+
+class _CommandNames(Rule):
+    code = "PL999"
+    name = "command-names"
+    severity = Severity.INFO
+
+    def check_command(self, command, context):
+        assert isinstance(command, Command)
+        yield self.finding(f"runs {command.program.decode()}", command.node.start_byte, command.node.end_byte)
+
+
+class _CaseItems(Rule):
+    code = "PL998"
+    name = "case-items"
+    severity = Severity.INFO
+    node_types = frozenset({"case_item"})
+
+    def check_node(self, node, context):
+        yield self.finding("case item", node.start_byte, node.end_byte)
+
+
+def test_check_command_gets_the_command_model():
+    result = checker.check(b"sudo -u pg psql db\nnice gzip f | cat\n", [_CommandNames()])
+    assert [f.message for f in result.findings] == ["runs psql", "runs gzip", "runs cat"]
+
+
+def test_check_node_gets_the_node_types_it_names():
+    result = checker.check(b"case $x in a) echo a;; b) echo b;; esac\n", [_CaseItems()])
+    assert [f.message for f in result.findings] == ["case item", "case item"]
+
+
+def test_a_rule_is_called_only_through_the_hooks_it_overrides():
+    assert _CommandNames.uses("check_command") and not _CommandNames.uses("check_pipeline")
+    assert _CaseItems.uses("check_node") and not _CaseItems.uses("check_command")
+
+
+def test_every_registered_rule_declares_what_its_hooks_need():
+    for rule in RULES:
+        assert any(rule.uses(hook) for hook in HOOKS), rule.code
+        assert bool(rule.node_types) == rule.uses("check_node"), rule.code

@@ -62,7 +62,6 @@ class DdSmallBlocksRule(Rule):
     name = "dd-small-blocks"
     severity = Severity.WARNING
     fix_availability = FixAvailability.SOMETIMES
-    subjects = ("pipeline", "command")
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         last = len(pipeline.stages) - 1
@@ -78,10 +77,10 @@ class DdSmallBlocksRule(Rule):
             if finding is not None:
                 yield finding
 
-    def check_command(self, command: Node, context: Context) -> Iterator[Finding]:
-        if _is_stage(command):
-            return
-        finding = self._check(context.command(command), from_pipe=False, to_pipe=False, piped_stderr=False)
+    def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
+        if _is_stage(command.node):
+            return  # check_pipeline knows what it reads and writes
+        finding = self._check(command, from_pipe=False, to_pipe=False, piped_stderr=False)
         if finding is not None:
             yield finding
 

@@ -10,25 +10,16 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from pipelint import command, compressors, evidence, syntax
+from pipelint import compressors, evidence, syntax
 from pipelint.command import Command, Option
+from pipelint.command import read as read_command
+from pipelint.facts import Step
 from pipelint.finding import Applicability, Finding, FixAvailability, Severity
 from pipelint.positions import LineIndex
 from pipelint.remote_commands import Ssh, Upload, host_key, parse_sftp, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
 
-# Nodes whose named children run one after another in the same shell.
-_BLOCKS = frozenset(
-    {"program", "compound_statement", "do_group", "subshell", "if_statement", "elif_clause", "else_clause", "case_item"}
-)
 _PUT = re.compile(rb"^\s*put\s+(?:-[a-zA-Z]+\s+)*(\S+)(?:\s+(\S+))?\s*$", re.MULTILINE)
-
-
-@dataclass(frozen=True)
-class Step:
-    command: Node
-    redirects: tuple[Node, ...]
-    statement: Node  # what to underline
 
 
 @dataclass(frozen=True)
@@ -45,34 +36,13 @@ def shape(node: Node) -> str:
     return re.sub(r"\$\{(\w+)\}", r"$\1", text)
 
 
-def _steps(block: Node) -> list[Step]:
-    steps: list[Step] = []
-    for index, child in enumerate(block.children):
-        if block.field_name_for_child(index) == "condition" or child.type in ("elif_clause", "else_clause"):
-            continue
-        _flatten(child, child, steps)
-    return steps
-
-
-def _flatten(node: Node, statement: Node, steps: list[Step]) -> None:
-    if node.type == "command":
-        steps.append(Step(node, tuple(syntax.own_redirects(node)), statement))
-    elif node.type == "list":
-        for child in node.named_children:
-            _flatten(child, child, steps)
-    elif node.type == "redirected_statement":
-        body = node.child_by_field_name("body")
-        if body is not None and body.type == "command":
-            redirects = tuple(c for c in node.children if c.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"))
-            steps.append(Step(body, tuple(syntax.own_redirects(body)) + redirects, node))
-
-
-def _compressed(step: Step) -> Compressed | None:
-    found = compressors.parse(command.read(step.command))
-    if found is None or found.command.has("-r", "--recursive", "-S", "--suffix"):
+def _compressed(step: Step, model: Command) -> Compressed | None:
+    """The step compresses one file into another: which, and where the result goes."""
+    found = compressors.parse(model)
+    if found is None or model.has("-r", "--recursive", "-S", "--suffix"):
         return None
-    stdin = [r for r in step.redirects if syntax.redirects_stdin(r)]
-    stdout = [r for r in step.redirects if syntax.redirects_stdout(r)]
+    stdin = [r for r in model.redirects if syntax.redirects_stdin(r)]
+    stdout = [r for r in model.redirects if syntax.redirects_stdout(r)]
     files = [f for f in found.files if syntax.literal_value(f) != b"-"]
     if found.to_stdout:
         if len(stdout) != 1 or syntax.redirect_parts(stdout[0])[1] != ">":
@@ -94,8 +64,7 @@ def _compressed(step: Step) -> Compressed | None:
     return Compressed(step, found, syntax.text(source).decode("utf-8", "replace"), path)
 
 
-def _uploads(step: Step, path: str) -> Upload | None:
-    model = command.read(step.command, step.redirects)
+def _uploads(model: Command, path: str) -> Upload | None:
     upload = parse_upload(model)
     if upload is not None:
         return upload if any(shape(s) == path for s in upload.sources) else None
@@ -103,7 +72,7 @@ def _uploads(step: Step, path: str) -> Upload | None:
     if sftp is None:
         return None
     host, directory = sftp
-    for redirect in step.redirects:
+    for redirect in model.redirects:
         for match in _PUT.finditer(syntax.fed_text(redirect)):
             local = match.group(1).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
             if local == path:
@@ -136,7 +105,7 @@ def _decompresses(ssh: Ssh, upload: Upload, remote_files: list[str], fmt: str) -
     for node in syntax.walk(syntax.parse(remote).root_node):
         if node.type != "command":
             continue
-        model = command.read(node)
+        model = read_command(node)  # the remote command's own tree: not this file's cache
         if compressors.decompression_format(model) != fmt:
             continue
         # Words as written: the remote command keeps `$1` for the remote shell.
@@ -208,33 +177,28 @@ class SerializedTransferRule(Rule):
     name = "serialized-transfer"
     severity = Severity.WARNING
     fix_availability = FixAvailability.NEVER
-    subjects = ()
-    node_types = _BLOCKS
 
-    def check_node(self, node: Node, context: Context) -> Iterator[Finding]:
-        if "lines" not in context.memo.setdefault(self.code, {}):
-            context.memo[self.code]["lines"] = LineIndex(context.source)
-        yield from self._check_block(_steps(node), context.memo[self.code]["lines"])
-
-    def _check_block(self, steps: list[Step], lines: LineIndex) -> Iterator[Finding]:
-        for first, step in enumerate(steps):
-            compressed = _compressed(step)
-            if compressed is None:
+    def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
+        if command.program is None or command.program.decode("utf-8", "replace") not in compressors.COMPRESSORS:
+            return  # most commands compress nothing: the statement sequences are never computed
+        steps = context.facts.steps_from(command.node)  # this statement and those after it, same shell
+        compressed = _compressed(steps[0], command) if steps else None
+        if compressed is None:
+            return
+        for second, copy in enumerate(steps[1:], start=1):
+            upload = _uploads(context.command(copy.command), compressed.path)
+            if upload is None:
                 continue
-            for second in range(first + 1, len(steps)):
-                upload = _uploads(steps[second], compressed.path)
-                if upload is None:
+            remote_files = _remote_file(upload, compressed.path)
+            for unpack in steps[second + 1 :]:
+                ssh = parse_ssh(context.command(unpack.command))
+                if ssh is None:
                     continue
-                remote_files = _remote_file(upload, compressed.path)
-                for third in range(second + 1, len(steps)):
-                    ssh = parse_ssh(command.read(steps[third].command, steps[third].redirects))
-                    if ssh is None:
-                        continue
-                    output = _decompresses(ssh, upload, remote_files, compressed.compression.format.name)
-                    if output is not None:
-                        yield self._finding(compressed, upload, ssh, steps[second], steps[third], output, lines)
-                        break
-                break
+                output = _decompresses(ssh, upload, remote_files, compressed.compression.format.name)
+                if output is not None:
+                    yield self._finding(compressed, upload, ssh, copy, unpack, output, context.lines)
+                    break
+            break
 
     def _finding(self, compressed: Compressed, upload: Upload, ssh: Ssh, copy: Step, unpack: Step, output: str,
                  lines: LineIndex) -> Finding:  # fmt: skip

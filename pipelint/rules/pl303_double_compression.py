@@ -9,7 +9,7 @@ from tree_sitter import Node
 from pipelint import compressors, syntax
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
-from pipelint.command import Option
+from pipelint.command import Command, Option
 from pipelint.remote_commands import Ssh, parse_ssh
 from pipelint.rule import Context, Rule
 
@@ -82,7 +82,6 @@ class DoubleCompressionRule(Rule):
     name = "double-compression"
     severity = Severity.WARNING
     fix_availability = FixAvailability.ALWAYS
-    subjects = ("pipeline", "command")
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         for index, stage in enumerate(pipeline.stages[:-1]):
@@ -95,9 +94,9 @@ class DoubleCompressionRule(Rule):
                 if finding is not None:
                     yield finding
 
-    def check_command(self, command: Node, context: Context) -> Iterator[Finding]:
+    def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
         """`ssh -C host cmd < backup.tar.gz`: the same double work without a pipe."""
-        ssh = parse_ssh(context.command(command))
+        ssh = parse_ssh(command)
         if ssh is None:
             return
         for redirect in ssh.command.redirects:

@@ -47,15 +47,13 @@ class BulkLoadOrderRule(Rule):
     name = "bulk-load-order"
     severity = Severity.INFO
     fix_availability = FixAvailability.NEVER  # the advice is display-only
-    subjects = ("command", "pipeline")
 
-    def check_command(self, command: Node, context: Context) -> Iterator[Finding]:
-        model = context.command(command)
-        program = _program(model)
+    def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
+        program = _program(command)
         if program in BULK_IMPORTERS:
-            yield self._finding(f"`{program}` bulk-loads rows", command)
-        elif program in SQL_CLIENTS and carries_load_data(command, model.redirects):
-            yield self._finding(f"`LOAD DATA INFILE` sent to {program}", command)
+            yield self._finding(f"`{program}` bulk-loads rows", command.node)
+        elif program in SQL_CLIENTS and carries_load_data(command.node, command.redirects):
+            yield self._finding(f"`LOAD DATA INFILE` sent to {program}", command.node)
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         """`echo "LOAD DATA …" | mysql`, `cat <<EOF | mysql`: the SQL is written by the stage before."""
