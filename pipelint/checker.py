@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -98,8 +99,9 @@ def check(
         mountinfo=mountinfo,
         enabled_codes=frozenset(rule.code for rule in rules),
     )
-    findings, comments = _walk(parsed, rules, context)
-    result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures)
+    guard = _Guard()
+    findings, comments = _walk(parsed, rules, context, guard)
+    result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
     still_broken = syntax.error_ranges(parsed.root)
     suppressions = suppression.collect(comments, len(source))
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
@@ -111,7 +113,7 @@ def check(
     return result
 
 
-def _walk(parsed: _Parsed, rules: list[Rule], context: Context) -> tuple[list[Finding], list[Node]]:
+def _walk(parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard) -> tuple[list[Finding], list[Node]]:
     """One walk over the tree, each node handed to the rules whose hooks want it; and the comments seen."""
     on_pipeline = [rule for rule in rules if rule.uses("check_pipeline")]
     on_command = [rule for rule in rules if rule.uses("check_command")]
@@ -124,13 +126,13 @@ def _walk(parsed: _Parsed, rules: list[Rule], context: Context) -> tuple[list[Fi
     for node in syntax.walk(parsed.root):
         kind = node.type
         for rule in by_type.get(kind, ()):
-            findings.extend(rule.check_node(node, context))
+            findings.extend(guard.run(rule, rule.check_node, node, context))
         if kind == "comment":
             comments.append(node)
         elif kind == "command" and on_command and parsed.trusted(node.start_byte, node.end_byte):
             model = context.command(node)
             for rule in on_command:
-                findings.extend(rule.check_command(model, context))
+                findings.extend(guard.run(rule, rule.check_command, model, context))
         if (
             on_pipeline
             and kind in ("pipeline", "redirected_statement")
@@ -140,8 +142,31 @@ def _walk(parsed: _Parsed, rules: list[Rule], context: Context) -> tuple[list[Fi
             built = pipelines.build(node, context.command)
             if built is not None:
                 for rule in on_pipeline:
-                    findings.extend(rule.check_pipeline(built, context))
+                    findings.extend(guard.run(rule, rule.check_pipeline, built, context))
     return findings, comments
+
+
+class _Guard:
+    """Calls rule hooks so that a rule that raises costs only its own findings on this file.
+
+    The exception becomes one `RuleCrash` (reported as an internal error) and
+    the rule is not called again on the file; the other rules carry on.
+    """
+
+    def __init__(self) -> None:
+        self.crashes: list[RuleCrash] = []
+        self._crashed: set[str] = set()
+
+    def run(self, rule: Rule, hook: Callable[..., Iterable[Finding]], *arguments: object) -> list[Finding]:
+        if rule.code in self._crashed:
+            return []
+        try:
+            return list(hook(*arguments))
+        except Exception as error:  # a rule bug must not abort the run
+            self._crashed.add(rule.code)
+            summary = " ".join(f"{type(error).__name__}: {error}".split())
+            self.crashes.append(RuleCrash(rule.code, summary, traceback.format_exc()))
+            return []
 
 
 def _whole_lines(source: bytes, start: int, end: int) -> tuple[int, int]:

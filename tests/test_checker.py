@@ -6,7 +6,9 @@ from harness import lint
 
 from pipelint import checker
 from pipelint.command import Command
+from pipelint.config import Settings
 from pipelint.finding import Severity
+from pipelint.linter import process
 from pipelint.registry import RULES
 from pipelint.rule import HOOKS, Rule
 
@@ -73,3 +75,41 @@ def test_every_registered_rule_declares_what_its_hooks_need():
     for rule in RULES:
         assert any(rule.uses(hook) for hook in HOOKS), rule.code
         assert bool(rule.node_types) == rule.uses("check_node"), rule.code
+
+
+# A rule bug never aborts a run.
+class _Raises(Rule):
+    code = "PL997"
+    name = "raises"
+    severity = Severity.WARNING
+
+    def __init__(self):
+        self.calls = 0
+
+    def check_pipeline(self, pipeline, context):
+        self.calls += 1
+        yield self.finding("first", pipeline.root.start_byte, pipeline.root.end_byte)
+        raise ValueError("no such\nstage")
+
+
+def test_a_raising_rule_is_recorded_and_the_others_still_report():
+    raising = _Raises()
+    others = [rule() for rule in RULES if rule.enabled_by_default]
+    source = b"cat a | grep x\ncat b | grep y\n"
+    result = checker.check(source, [raising, *others])
+    assert [(f.code, source[f.start : f.end]) for f in result.findings] == [("PL001", b"cat a"), ("PL001", b"cat b")]
+    (crash,) = result.crashes
+    assert crash.code == "PL997"
+    assert crash.summary == "ValueError: no such stage"  # one line, for `pipelint: error: …`
+    assert "Traceback" in crash.traceback and "raise ValueError" in crash.traceback
+    assert raising.calls == 1  # not called again on the same file
+
+
+def test_the_crash_reaches_the_file_report():
+    class Settings999(Settings):
+        def enabled_rules(self, path=None):
+            return [_Raises, *super().enabled_rules(path)]
+
+    report = process(b"cat a | grep x\n", "a.sh", Settings999())
+    assert [c.code for c in report.crashes] == ["PL997"]
+    assert [f.code for f in report.findings] == ["PL001"]

@@ -146,3 +146,38 @@ def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypat
 
     server.lint_and_publish(uri)  # the engine works again: diagnostics flow
     assert [d.code for d in published[0].diagnostics] == ["PL001"]
+
+
+def test_a_rule_that_raises_is_logged_and_the_other_rules_still_publish(monkeypatch):
+    from pygls.workspace import Workspace
+
+    from pipelint.config import Settings
+    from pipelint.lsp import server as server_module
+    from pipelint.rule import Rule
+
+    class Raises(Rule):
+        code = "PL997"
+        name = "raises"
+        severity = Severity.WARNING
+
+        def check_pipeline(self, pipeline, context):
+            raise ValueError("boom")
+
+    default_rules = Settings.enabled_rules
+    monkeypatch.setattr(Settings, "enabled_rules", lambda self, path=None: [Raises, *default_rules(self, path)])
+    server = server_module.PipelintServer()
+    server.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Full)
+    uri = "untitled:rule-crash"
+    server.workspace.put_text_document(
+        types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text="cat access.log | grep 500\n")
+    )
+    shown, logged, published = [], [], []
+    monkeypatch.setattr(server, "window_show_message", shown.append)
+    monkeypatch.setattr(server, "window_log_message", logged.append)
+    monkeypatch.setattr(server, "text_document_publish_diagnostics", published.append)
+    server.lint_and_publish(uri)
+    assert [d.code for d in published[0].diagnostics] == ["PL001"]
+    (log,) = logged
+    assert log.message.startswith(f"internal error in PL997 on {uri} (please report): ValueError: boom")
+    assert "Traceback" in log.message
+    assert shown == []
