@@ -10,7 +10,6 @@ is exactly the editor's, whatever line separators the text holds.
 from __future__ import annotations
 
 import asyncio
-import logging
 import traceback
 from pathlib import Path
 from urllib.parse import unquote
@@ -33,8 +32,6 @@ DEBOUNCE_SECONDS = 0.2
 
 CONFIG_GLOBS = tuple(f"**/{name}" for name in config.CONFIG_FILES)
 WATCHER_ID = "pipelint-config-files"
-
-logger = logging.getLogger(__name__)
 
 
 class PipelintProtocol(LanguageServerProtocol):
