@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -12,11 +13,15 @@ from tree_sitter import Node
 from pipelint import pipeline as pipelines
 from pipelint import suppression, syntax
 from pipelint.dialect import Dialect, detect
-from pipelint.finding import Finding, RuleCrash
+from pipelint.finding import Finding, FixAvailability, RuleCrash
 from pipelint.rule import Context, Rule
 
 if TYPE_CHECKING:
     from pipelint.config import Settings
+
+# Set to 1 (the test suite does, tests/conftest.py) to check every finding a
+# rule reports against its declared fix_availability: a violation raises.
+CHECK_FIX_AVAILABILITY = "PIPELINT_CHECK_FIX_AVAILABILITY"
 
 # Text a fix may not add to a POSIX sh script.
 BASHISMS = (b"<<<", b"|&", b"&>", b"[[", b"<(", b">(", b"$'")
@@ -99,7 +104,7 @@ def check(
         mountinfo=mountinfo,
         enabled_codes=frozenset(rule.code for rule in rules),
     )
-    guard = _Guard()
+    guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
     findings, comments = _walk(parsed, rules, context, guard)
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
     still_broken = syntax.error_ranges(parsed.root)
@@ -153,20 +158,40 @@ class _Guard:
     the rule is not called again on the file; the other rules carry on.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, check_fix_availability: bool = False) -> None:
         self.crashes: list[RuleCrash] = []
         self._crashed: set[str] = set()
+        self._check_fix_availability = check_fix_availability
 
     def run(self, rule: Rule, hook: Callable[..., Iterable[Finding]], *arguments: object) -> list[Finding]:
         if rule.code in self._crashed:
             return []
         try:
-            return list(hook(*arguments))
+            found = list(hook(*arguments))
         except Exception as error:  # a rule bug must not abort the run
             self._crashed.add(rule.code)
             summary = " ".join(f"{type(error).__name__}: {error}".split())
             self.crashes.append(RuleCrash(rule.code, summary, traceback.format_exc()))
             return []
+        if self._check_fix_availability:
+            for finding in found:
+                check_fix_availability(rule, finding)
+        return found
+
+
+class FixAvailabilityError(AssertionError):
+    """A rule reported a finding its fix_availability says it never reports."""
+
+
+def check_fix_availability(rule: Rule, finding: Finding) -> None:
+    """ALWAYS: a fix with edits; NEVER: no fix; and a Fix always has edits (advice goes in help)."""
+    fix = finding.fix
+    if fix is not None and not fix.edits:
+        raise FixAvailabilityError(f"{rule.code}: a fix without edits ({fix.title!r}): put advice in Finding.help")
+    if rule.fix_availability is FixAvailability.ALWAYS and fix is None:
+        raise FixAvailabilityError(f"{rule.code} declares fixes always available, yet reports {finding.message!r} without one")
+    if rule.fix_availability is FixAvailability.NEVER and fix is not None:
+        raise FixAvailabilityError(f"{rule.code} declares fixes never available, yet offers {fix.title!r}")
 
 
 def _whole_lines(source: bytes, start: int, end: int) -> tuple[int, int]:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
+import pytest
 from harness import lint
 
 from pipelint import checker
 from pipelint.command import Command
 from pipelint.config import Settings
-from pipelint.finding import Severity
+from pipelint.finding import Applicability, Edit, Fix, FixAvailability, Severity
 from pipelint.linter import process
 from pipelint.registry import RULES
 from pipelint.rule import HOOKS, Rule
@@ -113,3 +116,52 @@ def test_the_crash_reaches_the_file_report():
     report = process(b"cat a | grep x\n", "a.sh", Settings999())
     assert [c.code for c in report.crashes] == ["PL997"]
     assert [f.code for f in report.findings] == ["PL001"]
+
+
+# Fix availability: a rule's findings must match what it declares.
+class _Declares(Rule):
+    code = "PL996"
+    name = "declares"
+    severity = Severity.INFO
+
+    def __init__(self, availability, fix):
+        self.fix_availability = availability
+        self._fix = fix
+
+    def check_command(self, command, context):
+        yield self.finding("x", command.node.start_byte, command.node.end_byte, self._fix)
+
+
+EDIT = Fix("Delete", Applicability.SAFE, (Edit.delete(0, 1),))
+
+
+@pytest.mark.parametrize(
+    ("availability", "fix", "problem"),
+    [
+        (FixAvailability.ALWAYS, None, "declares fixes always available"),
+        (FixAvailability.NEVER, EDIT, "declares fixes never available"),
+        (FixAvailability.SOMETIMES, Fix("Think about it", Applicability.DISPLAY_ONLY), "a fix without edits"),
+    ],
+)
+def test_findings_that_break_the_declaration_fail_the_tests(monkeypatch, availability, fix, problem):
+    monkeypatch.setenv(checker.CHECK_FIX_AVAILABILITY, "1")
+    with pytest.raises(checker.FixAvailabilityError, match=problem):
+        checker.check(b"true\n", [_Declares(availability, fix)])
+    monkeypatch.setenv(checker.CHECK_FIX_AVAILABILITY, "0")
+    assert checker.check(b"true\n", [_Declares(availability, fix)]).findings  # users are never stopped by it
+
+
+@pytest.mark.parametrize(("availability", "fix"), [(FixAvailability.ALWAYS, EDIT), (FixAvailability.NEVER, None)])
+def test_findings_that_keep_the_declaration_pass(monkeypatch, availability, fix):
+    monkeypatch.setenv(checker.CHECK_FIX_AVAILABILITY, "1")
+    assert checker.check(b"true\n", [_Declares(availability, fix)]).findings
+
+
+def test_the_whole_test_session_checks_fix_availability():
+    assert os.environ.get(checker.CHECK_FIX_AVAILABILITY) == "1"
+
+
+def test_useless_cat_with_a_comment_between_the_stages_has_no_fix_and_says_so():
+    (finding,) = lint("cat f | # why\ngrep x\n")
+    assert finding.code == "PL001" and finding.fix is None
+    assert RULES[0].code == "PL001" and RULES[0].fix_availability is FixAvailability.SOMETIMES

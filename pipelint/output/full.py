@@ -60,4 +60,6 @@ def render(reports: list, options: RenderOptions, out: TextIO) -> None:
                 elif finding.fix.applicability is Applicability.DISPLAY_ONLY:
                     help_line.append(" (apply by hand)", style="dim")
                 console.print(help_line)
+            if finding.help is not None:
+                console.print(Text("  = help: ", style="bold cyan") + Text(finding.help) + Text(" (apply by hand)", style="dim"))
             console.print()

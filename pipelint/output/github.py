@@ -58,6 +58,8 @@ def message(finding: Finding, options: RenderOptions) -> str:
             lines.append(f"help: {fix.title} (unsafe fix: pipelint check --fix --unsafe-fixes)")
         else:
             lines.append(f"help: {fix.title} (apply by hand)")
+    if finding.help is not None:
+        lines.append(f"help: {finding.help} (apply by hand)")
     lines.append(f"See {rule_url(finding)}")
     return "\n".join(lines)
 

@@ -23,6 +23,7 @@ def finding_record(report: FileReport, finding: Finding) -> dict:
         "end_location": {"row": where.end_row, "column": where.end_column},
         "url": rule_url(finding),
         "fix": None,
+        "help": finding.help,  # advice that is not a fix, or null
     }
     if finding.fix is not None:
         edits = []

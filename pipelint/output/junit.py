@@ -77,6 +77,8 @@ def junit_tree(reports: list[FileReport], options: RenderOptions) -> ET.Element:
             fix_line = _fix_line(finding, options)
             if fix_line:
                 lines.append(fix_line)
+            if finding.help is not None:
+                lines.append(f"help: {finding.help} (apply by hand)")
             lines.append(f"See {rule_url(finding)}")
             _failure(case, finding.message, finding.code, "\n".join(lines))
             tests += 1

@@ -131,6 +131,8 @@ def result(report: FileReport, finding: Finding, rule_index: int, options: Rende
             }
         ]
         entry["properties"] = {"fixApplicability": finding.fix.applicability.value}
+    if finding.help is not None:
+        entry.setdefault("properties", {})["help"] = text(finding.help)  # advice that is not a fix
     return entry
 
 

@@ -15,7 +15,7 @@ class UselessCatRule(Rule):
     code = "PL001"
     name = "useless-cat"
     severity = Severity.WARNING
-    fix_availability = FixAvailability.ALWAYS
+    fix_availability = FixAvailability.SOMETIMES  # none when a comment stands between the stages
     shellcheck_codes = ("SC2002",)
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:

@@ -16,7 +16,7 @@ class PipedDumpImportRule(Rule):
     code = "PL004"
     name = "piped-dump-import"
     severity = Severity.WARNING
-    fix_availability = FixAvailability.ALWAYS
+    fix_availability = FixAvailability.SOMETIMES  # none when a comment stands between the stages
     shellcheck_codes = ("SC2002",)
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:

@@ -8,7 +8,7 @@ from tree_sitter import Node
 
 from pipelint import evidence, mounts, syntax, tee_command
 from pipelint.facts import ScriptFacts
-from pipelint.finding import Applicability, Finding, FixAvailability, Severity
+from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
 from pipelint.static_paths import static_path
@@ -77,22 +77,22 @@ class TeeSlowMountRule(Rule):
             f"`tee` copies every byte of the pipeline into {name}, on a slow filesystem "
             f"({_where(place)}): every stage waits for its writes ({evidence.TEE_TO_NFS})"
         )
-        title = "Log to local disk and copy the file after the pipeline, or write the log after it"
+        advice = "Log to local disk and copy the file after the pipeline, or write the log after it"
         if "PL602" in context.enabled_codes:
             message += "; `splicecat --tee` keeps it off the pipeline's path (PL602)"
-            title += ", or use `splicecat --tee`"
-        return self.finding(message, operand.start_byte, operand.end_byte, self.fix(title, Applicability.DISPLAY_ONLY))
+            advice += ", or use `splicecat --tee`"
+        return self.finding(message, operand.start_byte, operand.end_byte, help=advice)
 
     def _redirect_finding(self, redirect: Node, destination: Node, name: str, place: mounts.SlowPlace, final: bool) -> Finding:
         if final:
             what = f"The pipeline's output goes to {name}"
-            title = "Write to local disk and move the file to the slow mount after the pipeline"
+            advice = "Write to local disk and move the file to the slow mount after the pipeline"
         else:
             operator = syntax.text(redirect)[: destination.start_byte - redirect.start_byte].strip()
             what = f"`{operator.decode('utf-8', 'replace')}` writes a side file {name}"
-            title = "Write the log to local disk and copy it after the pipeline"
+            advice = "Write the log to local disk and copy it after the pipeline"
         message = f"{what}, on a slow filesystem ({_where(place)}): every stage waits for its writes ({evidence.TEE_TO_NFS})"
-        return self.finding(message, redirect.start_byte, redirect.end_byte, self.fix(title, Applicability.DISPLAY_ONLY))
+        return self.finding(message, redirect.start_byte, redirect.end_byte, help=advice)
 
 
 def _where(place: mounts.SlowPlace) -> str:

@@ -26,7 +26,7 @@ class StrayTeeRule(Rule):
     code = "PL103"
     name = "stray-tee"
     severity = Severity.INFO
-    fix_availability = FixAvailability.NEVER
+    fix_availability = FixAvailability.SOMETIMES  # display-only: whether the copy is read is the author's call
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         stages = pipeline.stages

@@ -61,7 +61,7 @@ class DdSmallBlocksRule(Rule):
     code = "PL201"
     name = "dd-small-blocks"
     severity = Severity.WARNING
-    fix_availability = FixAvailability.SOMETIMES
+    fix_availability = FixAvailability.ALWAYS  # display-only where the block size means something
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         last = len(pipeline.stages) - 1

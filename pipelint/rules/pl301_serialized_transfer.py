@@ -14,7 +14,7 @@ from pipelint import compressors, evidence, syntax
 from pipelint.command import Command, Option
 from pipelint.command import read as read_command
 from pipelint.facts import Step
-from pipelint.finding import Applicability, Finding, FixAvailability, Severity
+from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.positions import LineIndex
 from pipelint.remote_commands import Ssh, Upload, host_key, parse_sftp, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
@@ -218,6 +218,6 @@ class SerializedTransferRule(Rule):
             f"{compressed.path} is compressed here, copied by {upload.tool} (line {copy_line}) and decompressed "
             f"by ssh (line {unpack_line}): three passes over the data, one after the other; {evidence.SERIALIZED_TRANSFER}"
         )
-        fix = self.fix(f"Compress and stream in one step: `{one_step}`", Applicability.DISPLAY_ONLY)
         statement = compressed.step.statement
-        return self.finding(message, statement.start_byte, statement.end_byte, fix)
+        advice = f"Compress and stream in one step: `{one_step}`"
+        return self.finding(message, statement.start_byte, statement.end_byte, help=advice)

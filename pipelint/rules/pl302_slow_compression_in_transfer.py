@@ -89,23 +89,26 @@ class SlowCompressionInTransferRule(Rule):
             f"`{found.tool}` compresses at {level} straight into `{sink}`: "
             f"the transfer waits for the CPU; {evidence.SLOW_COMPRESSION}"
         )
-        return self.finding(message, stage.start, stage.command.end_byte, self._fix(stage, found))
+        fix = self._gzip_fix(found) if found.tool == "gzip" else None
+        return self.finding(message, stage.start, stage.command.end_byte, fix, None if fix else self._advice(found))
 
-    def _fix(self, stage: Stage, found: compressors.Compression) -> Fix:
+    def _gzip_fix(self, found: compressors.Compression) -> Fix | None:
+        """`gzip -1` in place of the level, or after the name; None when the level sits in a cluster (`-c9`)."""
+        if found.level is None:
+            name = found.command.program_node
+            return self.fix("Compress with `gzip -1`", Applicability.UNSAFE, Edit.insert(name.end_byte, b" -1"))
+        if found.level_node is not None:
+            node = found.level_node
+            return self.fix("Compress with `gzip -1`", Applicability.UNSAFE, Edit(node.start_byte, node.end_byte, b"-1"))
+        return None
+
+    @staticmethod
+    def _advice(found: compressors.Compression) -> str:
         if found.tool == "gzip":
-            name = stage.command.child_by_field_name("name")
-            if found.level is None:
-                return self.fix("Compress with `gzip -1`", Applicability.UNSAFE, Edit.insert(name.end_byte, b" -1"))
-            if found.level_node is not None:
-                node = found.level_node
-                return self.fix("Compress with `gzip -1`", Applicability.UNSAFE, Edit(node.start_byte, node.end_byte, b"-1"))
-            return self.fix("Compress with `gzip -1` (the level is inside an option cluster)", Applicability.DISPLAY_ONLY)
+            return "Compress with `gzip -1` (the level is inside an option cluster: change it by hand)"
         if found.tool == "bzip2":
-            return self.fix(
-                "Use a parallel or faster compressor: `lbzip2`/`pbzip2` (same format), `pigz -1`, or `zstd -1 -T0`",
-                Applicability.DISPLAY_ONLY,
-            )
-        return self.fix("Use a fast preset on all cores: `xz -T0 -1`, or `zstd -1 -T0`", Applicability.DISPLAY_ONLY)
+            return "Use a parallel or faster compressor: `lbzip2`/`pbzip2` (same format), `pigz -1`, or `zstd -1 -T0`"
+        return "Use a fast preset on all cores: `xz -T0 -1`, or `zstd -1 -T0`"
 
     def _tar(self, stage: Stage, sink: str) -> Finding | None:
         found = compressors.tar_compression(stage.command_model)
@@ -118,9 +121,8 @@ class SlowCompressionInTransferRule(Rule):
             f"the transfer waits for the CPU; {evidence.SLOW_COMPRESSION}"
         )
         fast = {"gzip": "gzip -1", "bzip2": "lbzip2", "xz": "xz -T0 -1"}[program]
-        fix = self.fix(
+        advice = (
             f"Compress faster: `tar -I '{fast}' …` (keeps the format), or drop `{option}` and pipe through "
-            "`zstd -1 -T0` or `pigz -1`",
-            Applicability.DISPLAY_ONLY,
+            "`zstd -1 -T0` or `pigz -1`"
         )
-        return self.finding(message, stage.start, stage.command.end_byte, fix)
+        return self.finding(message, stage.start, stage.command.end_byte, help=advice)

@@ -9,7 +9,7 @@ from tree_sitter import Node
 
 from pipelint import evidence, syntax
 from pipelint.command import Command
-from pipelint.finding import Applicability, Finding, FixAvailability, Severity
+from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
 
@@ -46,7 +46,7 @@ class BulkLoadOrderRule(Rule):
     code = "PL401"
     name = "bulk-load-order"
     severity = Severity.INFO
-    fix_availability = FixAvailability.NEVER  # the advice is display-only
+    fix_availability = FixAvailability.NEVER  # advice only (Finding.help)
 
     def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
         program = _program(command)
@@ -67,5 +67,4 @@ class BulkLoadOrderRule(Rule):
                 yield self._finding(f"`LOAD DATA INFILE` piped to {program}", client.command)
 
     def _finding(self, what: str, command: Node) -> Finding:
-        advice = self.fix(ADVICE, Applicability.DISPLAY_ONLY)
-        return self.finding(f"{what}: {evidence.UNSORTED_BULK_LOAD}", command.start_byte, command.end_byte, advice)
+        return self.finding(f"{what}: {evidence.UNSORTED_BULK_LOAD}", command.start_byte, command.end_byte, help=ADVICE)

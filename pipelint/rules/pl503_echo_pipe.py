@@ -38,7 +38,7 @@ class EchoPipeRule(Rule):
     code = "PL503"
     name = "echo-pipe"
     severity = Severity.WARNING
-    fix_availability = FixAvailability.ALWAYS
+    fix_availability = FixAvailability.SOMETIMES  # none when a comment stands between the stages
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         if not context.dialect.has_herestrings:
