@@ -12,7 +12,7 @@ from tree_sitter import Node
 
 from pipelint import pipeline as pipelines
 from pipelint import suppression, syntax
-from pipelint.dialect import Dialect, detect
+from pipelint.dialect import Dialect, adds_bashism, detect
 from pipelint.finding import Finding, FixAvailability, RuleCrash
 from pipelint.rule import Context, Rule
 
@@ -22,9 +22,6 @@ if TYPE_CHECKING:
 # Set to 1 (the test suite does, tests/conftest.py) to check every finding a
 # rule reports against its declared fix_availability: a violation raises.
 CHECK_FIX_AVAILABILITY = "PIPELINT_CHECK_FIX_AVAILABILITY"
-
-# Text a fix may not add to a POSIX sh script.
-BASHISMS = (b"<<<", b"|&", b"&>", b"[[", b"<(", b">(", b"$'")
 
 
 @dataclass(frozen=True)
@@ -114,7 +111,7 @@ def check(
             continue
         if any(s.covers(finding.code, finding.start) for s in suppressions):
             continue
-        result.findings.append(_guard_fix(finding, parsed.fix_barriers, dialect))
+        result.findings.append(_guard_fix(finding, parsed.fix_barriers, source, dialect))
     return result
 
 
@@ -205,7 +202,7 @@ def _touches(ranges: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(r_start <= end and start <= r_end for r_start, r_end in ranges)
 
 
-def _guard_fix(finding: Finding, errors: list[tuple[int, int]], dialect: Dialect) -> Finding:
+def _guard_fix(finding: Finding, errors: list[tuple[int, int]], source: bytes, dialect: Dialect) -> Finding:
     """Drop a fix that edits next to a parse error or adds a bashism to an sh script."""
     fix = finding.fix
     if fix is None or not fix.edits:
@@ -213,6 +210,6 @@ def _guard_fix(finding: Finding, errors: list[tuple[int, int]], dialect: Dialect
     start, end = fix.span
     if _touches(errors, start, end):
         return finding.with_fix(None)
-    if dialect is Dialect.SH and any(token in edit.content for edit in fix.edits for token in BASHISMS):
+    if dialect is Dialect.SH and adds_bashism(source, fix.edits):
         return finding.with_fix(None)
     return finding

@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pathspec
 
-from pipelint.dialect import shebang_shell
+from pipelint.dialect import DISCOVERED_SHELLS, EXTENSIONS, shebang_shell
 
-SHELL_EXTENSIONS = (".sh", ".bash", ".ksh")
-SHELL_INTERPRETERS = frozenset({"sh", "bash", "dash", "ksh", "mksh", "ksh93", "ash"})
+# What a folder walk picks, from the one table in dialect.py.
+SHELL_EXTENSIONS = tuple(EXTENSIONS)
+SHELL_INTERPRETERS = DISCOVERED_SHELLS
 
 
 def is_shell_script(path: Path) -> bool:
-    """By extension, or by a sh/bash/dash/ksh shebang (directly or through env)."""
+    """By extension, or by a sh/bash/dash/ksh shebang (directly, or through env or busybox)."""
     if path.name.endswith(SHELL_EXTENSIONS):
         return True
     try:
