@@ -20,7 +20,7 @@ SOURCES = (REDIRECTING_DUMPS, PASS_THROUGH_STAGES, LOAD_DATA_INFILE, TRANSFERRIN
 # 0.151 s by redirect (tests/benchmarks/bench_redirect.py reruns the shape).
 PIPED_DUMP = "a 419 MB dump imported about 3× faster by redirect than through `cat |`"
 
-# PASS_THROUGH_STAGES: "a production process on a twelve-core server sped up
+# PASS_THROUGH_STAGES: "a production process on a twelve-core server speed up
 # eight fold when the logging tee which pointed to an NFS mount was removed".
 TEE_TO_NFS = "a logging tee to NFS slowed a production job 8×"
 
