@@ -98,6 +98,7 @@ PROGRAMS: dict[bytes, OptionSpec] = {
     ),  # fmt: skip
     b"uniq": OptionSpec(short_with_value="fsw", long_with_value=_long("--skip-fields", "--skip-chars", "--check-chars")),
     b"wc": OptionSpec(long_with_value=_long("--files0-from")),
+    b"head": OptionSpec(short_with_value="nc", long_with_value=_long("--lines", "--bytes"), digit_options=True),
     # Compressors: the short options of each that take a value.
     b"gzip": _compressor("S"),
     b"pigz": _compressor("SbpIJ"),

@@ -91,3 +91,20 @@ def test_the_package_has_no_import_cycle():
 )
 def test_find_cycle_finds_cycles(graph, has_cycle):
     assert (find_cycle(graph) is not None) is has_cycle
+
+
+def test_the_adding_a_rule_walk_through_runs_as_written():
+    """docs/architecture.md's example rule, executed as it is printed there."""
+    from pipelint import checker
+
+    text = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    walk_through = text.split("## Adding a rule", 1)[1]
+    code = walk_through.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(compile(code, "docs/architecture.md", "exec"), namespace)
+    rule = namespace["SortHeadRule"]()
+    (finding,) = checker.check(b"sort names.txt | head -n 1\n", [rule]).findings
+    assert finding.code == "PL504" and finding.fix is None and "awk" in finding.help
+    for quiet in (b"sort names.txt | head -n 5\n", b"sort -o x names.txt | head -n 1\n", b'sort "-$o" f | head -n1\n'):
+        assert checker.check(quiet, [rule]).findings == [], quiet
+    assert checker.check(b"sort f | head -n1\n", [rule]).findings
