@@ -118,22 +118,38 @@ BASHISM_TEXT = (b"<<<", b"|&", b"&>", b"[[", b"<(", b">(", b"$'")
 _BASHISM_NODES = frozenset({"herestring_redirect", "process_substitution", "ansi_c_string", "|&", "&>", "&>>", "[["})
 
 
-def count_bashisms(root: Node) -> int:
-    return sum(1 for node in syntax.walk(root) if node.type in _BASHISM_NODES)
+def bashism_starts(root: Node) -> list[int]:
+    """Where each piece of bash-only syntax below root begins."""
+    return [node.start_byte for node in syntax.walk(root) if node.type in _BASHISM_NODES]
 
 
 @functools.lru_cache(maxsize=8)
-def _bashisms_in(source: bytes) -> int:
-    return count_bashisms(syntax.parse(source).root_node)
+def _bashisms_in(source: bytes) -> tuple[int, ...]:
+    return tuple(bashism_starts(syntax.parse(source).root_node))
+
+
+def _written_spans(edits: Sequence[Edit]) -> list[tuple[int, int]]:
+    """Where each edit's new text lies in the edited source."""
+    spans, shift = [], 0
+    for edit in sorted(edits):
+        start = edit.start + shift
+        spans.append((start, start + len(edit.content)))
+        shift += len(edit.content) - (edit.end - edit.start)
+    return spans
 
 
 def adds_bashism(source: bytes, edits: Sequence[Edit]) -> bool:
-    """Whether applying edits gives the script more bash-only syntax than it had.
+    """Whether applying edits writes bash-only syntax into the script.
 
-    Judged on the parse, not the bytes: `cat "a[[b" | wc` → `wc < "a[[b"` adds
-    a quoted `[[`, which sh runs fine. The substring test only spares the
-    parse for the (usual) fixes that could not add any.
+    Judged on the parse of the fixed text, not on bytes: `cat "a[[b" | wc` →
+    `wc < "a[[b"` writes a quoted `[[`, which sh runs fine. Bash syntax counts
+    as written when it begins inside an edit's new text (moving a here-string
+    writes it again) or when the fixed text simply has more of it. The
+    substring test only spares the parse for the (usual) fixes that could not.
     """
     if not any(token in edit.content for edit in edits for token in BASHISM_TEXT):
         return False
-    return _bashisms_in(apply_edits(source, list(edits))) > _bashisms_in(source)
+    after = _bashisms_in(apply_edits(source, list(edits)))
+    if len(after) > len(_bashisms_in(source)):
+        return True
+    return any(start <= at < end for at in after for start, end in _written_spans(edits))

@@ -117,7 +117,8 @@ def test_fixes_that_add_bash_syntax_to_sh_are_dropped(added, kept):
         assert (finding.fix is not None) is (kept or not guarded), (added, path)
 
 
-def test_bash_syntax_already_there_is_not_counted_as_added():
-    # A fix that moves a here-string (`x | cat <<< y` → …) keeps the count: nothing added.
-    assert not dialect.adds_bashism(b"tr a b <<< x\n", [Edit(0, 12, b"tr a b <<<")])
-    assert dialect.adds_bashism(b"tr a b <<< x\n", [Edit.insert(13, b"tr <<< y\n")])
+def test_bash_syntax_the_fix_leaves_alone_does_not_count_but_rewriting_it_does():
+    source = b"tr a b <<< x | wc -l\n"
+    assert not dialect.adds_bashism(source, [Edit(15, 20, b"wc -c '<<<'")])  # the here-string is untouched
+    assert dialect.adds_bashism(source, [Edit(0, 12, b"tr a b <<< y")])  # written again by the fix
+    assert dialect.adds_bashism(source, [Edit.insert(21, b"tr <<< y\n")])  # one more
