@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipelint import syntax
-from pipelint.finding import Applicability, Edit
+from pipelint.finding import Applicability, Edit, Fix
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 from pipelint.subshell import leaves_subshell
@@ -24,6 +24,9 @@ class StdinRewrite:
     edits: tuple[Edit, ...]
     applicability: Applicability
     consumer: str  # how the consumer is named in messages
+
+    def as_fix(self, title: str) -> Fix:
+        return Fix(title, self.applicability, tuple(sorted(self.edits)))
 
 
 def consumer_label(stage: Stage) -> str:

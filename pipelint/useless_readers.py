@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from pipelint import dd_operands, syntax
+from pipelint.finding import Fix
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context
 from pipelint.stdin_redirect import StdinRewrite, can_take_stdin, rewrite
@@ -34,6 +35,17 @@ class UselessReader:
     @property
     def file_label(self) -> str:
         return self.operand.decode("utf-8", "replace")
+
+    @property
+    def consumer(self) -> str:
+        """How the consumer is named in messages."""
+        return self.rewrite.consumer if self.rewrite is not None else "the next command"
+
+    def redirect_fix(self, consumer: str | None = None) -> Fix | None:
+        """`Redirect FILE into CONSUMER`, or None where the rewrite cannot be made (a comment between)."""
+        if self.rewrite is None:
+            return None
+        return self.rewrite.as_fix(f"Redirect {self.file_label} into {consumer or self.consumer}")
 
 
 def find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | None:

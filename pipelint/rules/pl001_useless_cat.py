@@ -22,12 +22,5 @@ class UselessCatRule(Rule):
         found = find_useless_cat(pipeline, context)
         if found is None or dump_consumer(pipeline.stages[1].command_model) is not None:
             return  # PL004 reports dump imports
-        consumer = found.rewrite.consumer if found.rewrite else "the next command"
-        fix = None
-        if found.rewrite is not None:
-            fix = self.fix(f"Redirect {found.file_label} into {consumer}", found.rewrite.applicability, *found.rewrite.edits)
-        yield self.finding(
-            f"`cat` only feeds {found.file_label} into {consumer}: read it with a redirect",
-            *found.span,
-            fix,
-        )
+        message = f"`cat` only feeds {found.file_label} into {found.consumer}: read it with a redirect"
+        yield self.finding(message, *found.span, found.redirect_fix())

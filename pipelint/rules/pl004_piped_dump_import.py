@@ -26,11 +26,5 @@ class PipedDumpImportRule(Rule):
         tool = dump_consumer(pipeline.stages[1].command_model)
         if tool is None:
             return
-        fix = None
-        if found.rewrite is not None:
-            fix = self.fix(f"Redirect {found.file_label} into {tool}", found.rewrite.applicability, *found.rewrite.edits)
-        yield self.finding(
-            f"{tool} reads {found.file_label} through a `cat` pipe: {evidence.PIPED_DUMP}",
-            *found.span,
-            fix,
-        )
+        message = f"{tool} reads {found.file_label} through a `cat` pipe: {evidence.PIPED_DUMP}"
+        yield self.finding(message, *found.span, found.redirect_fix(tool))

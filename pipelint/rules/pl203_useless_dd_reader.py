@@ -23,12 +23,8 @@ class UselessDdReaderRule(Rule):
         if found is None:
             return
         tool = dump_consumer(pipeline.stages[1].command_model)
-        consumer = tool or (found.rewrite.consumer if found.rewrite else "the next command")
-        fix = None
-        if found.rewrite is not None:
-            fix = self.fix(f"Redirect {found.file_label} into {consumer}", found.rewrite.applicability, *found.rewrite.edits)
         if tool is not None:
             message = f"{tool} reads {found.file_label} through a `dd` pipe: {evidence.PIPED_DUMP}"
         else:
-            message = f"`dd` only reads {found.file_label} into {consumer}: read it with a redirect"
-        yield self.finding(message, *found.span, fix)
+            message = f"`dd` only reads {found.file_label} into {found.consumer}: read it with a redirect"
+        yield self.finding(message, *found.span, found.redirect_fix(tool))

@@ -32,9 +32,9 @@ def compressed_source(stage: Stage) -> str | None:
         return f"the output of `{found.tool}`"
     if compressors.tar_compression(stage.command_model) is not None:
         return "the output of `tar` with a compressor"
-    if stage.name == b"tar":
-        words = [syntax.literal_value(a) or b"" for a in stage.arguments]
-        if any(w in (b"--zstd", b"-I") or w.startswith(b"--use-compress-program") for w in words):
+    tar = stage.command_model
+    if tar is not None and tar.program == b"tar" and not tar.wrappers:
+        if tar.has("--zstd", "-I", "--use-compress-program"):
             return "the output of `tar` with a compressor"
     values = [syntax.literal_value(a) for a in stage.arguments]
     if stage.name == b"dd":
