@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from tree_sitter import Node
 
@@ -43,26 +44,60 @@ class Wrapper:
     other_user: bool  # sudo/doas: the program runs as someone else
 
 
-@dataclass(frozen=True)
 class Command:
-    node: Node  # the tree-sitter `command`
-    program: bytes | None  # basename of what finally runs, None when computed (`$cmd`)
-    program_node: Node | None  # the word naming it (to edit it)
-    wrappers: tuple[Wrapper, ...]
-    assignments: tuple[Node, ...]  # `VAR=x cmd` prefixes (env's VAR=x are the wrapper's)
-    arguments: tuple[Node, ...]  # the program's own words, after the wrappers
-    options: tuple[Option, ...]
-    operands: tuple[Node, ...]
-    redirects: tuple[Node, ...]  # every redirect the shell applies to it, source order
-    exact: bool  # False when a computed word may be an option (`-$x`, `"$opts"`)
+    """A simple command as the shell runs it.
+
+    The program and its wrappers are read at once (every rule asks for them
+    first); options, operands, redirects and assignments only when a rule
+    asks, since most commands interest no rule beyond their name.
+    """
+
+    def __init__(self, node: Node, resolution: _Resolution, redirects: Sequence[Node] | None = None):
+        self.node = node  # the tree-sitter `command`
+        self.program: bytes | None = resolution.program  # basename of what finally runs, None when computed (`$cmd`)
+        self.program_node: Node | None = resolution.program_node  # the word naming it (to edit it)
+        self.wrappers: tuple[Wrapper, ...] = tuple(resolution.wrappers)
+        self.arguments: tuple[Node, ...] = tuple(resolution.arguments)  # the program's own words
+        self._wrappers_exact = resolution.exact
+        if redirects is not None:
+            self.redirects = tuple(redirects)
+
+    @cached_property
+    def redirects(self) -> tuple[Node, ...]:
+        """Every redirect the shell applies to it, in source order (`syntax.applied_redirects`)."""
+        return tuple(syntax.applied_redirects(self.node))
+
+    @cached_property
+    def assignments(self) -> tuple[Node, ...]:
+        """`VAR=x cmd` prefixes (env's VAR=x are the wrapper's)."""
+        return tuple(child for child in self.node.children if child.type == "variable_assignment")
+
+    @cached_property
+    def _split(self) -> Split:
+        if self.program is None:
+            return Split(operands=list(self.arguments), exact=False)
+        return split_arguments(self.arguments, spec_for(self.program))
+
+    @property
+    def options(self) -> tuple[Option, ...]:
+        return tuple(self._split.options)
+
+    @property
+    def operands(self) -> tuple[Node, ...]:
+        return tuple(self._split.operands)
+
+    @property
+    def exact(self) -> bool:
+        """False when a computed word may be an option (`-$x`, `"$opts"`) or name the program."""
+        return self._wrappers_exact and self._split.exact
 
     def has(self, *names: str) -> bool:
-        return any(option.name in names for option in self.options)
+        return any(option.name in names for option in self._split.options)
 
     def option(self, name: str) -> Option | None:
         """The last occurrence of an option (the one that wins), or None."""
         found = None
-        for option in self.options:
+        for option in self._split.options:
             if option.name == name:
                 found = option
         return found
@@ -74,7 +109,10 @@ class Command:
     @property
     def operand_values(self) -> list[bytes | None]:
         """Each operand's static value, None where it is computed."""
-        return [syntax.literal_value(node) for node in self.operands]
+        return [syntax.literal_value(node) for node in self._split.operands]
+
+    def __repr__(self) -> str:
+        return f"Command({syntax.text(self.node)!r})"
 
 
 @dataclass
@@ -239,22 +277,5 @@ def read(node: Node, redirects: Sequence[Node] | None = None) -> Command:
     pipeline `Stage` passes its own, which agree with it).
     """
     name = node.child_by_field_name("name")
-    resolution = _through_wrappers(
-        _Resolution(syntax.basename(syntax.command_name(node)), name, tuple(syntax.arguments(node)))
-    )
-    if resolution.program is None:
-        split = Split(operands=list(resolution.arguments), exact=False)
-    else:
-        split = split_arguments(resolution.arguments, spec_for(resolution.program))
-    return Command(
-        node=node,
-        program=resolution.program,
-        program_node=resolution.program_node,
-        wrappers=tuple(resolution.wrappers),
-        assignments=tuple(child for child in node.children if child.type == "variable_assignment"),
-        arguments=tuple(resolution.arguments),
-        options=tuple(split.options),
-        operands=tuple(split.operands),
-        redirects=tuple(syntax.applied_redirects(node) if redirects is None else redirects),
-        exact=resolution.exact and split.exact,
-    )
+    start = _Resolution(syntax.basename(syntax.command_name(node)), name, syntax.arguments(node))
+    return Command(node, _through_wrappers(start), redirects)

@@ -91,20 +91,12 @@ def basename(name: bytes | None) -> bytes | None:
 
 def arguments(command: Node) -> list[Node]:
     """The argument nodes of a simple command, in order."""
-    return [
-        child
-        for index, child in enumerate(command.children)
-        if command.field_name_for_child(index) == "argument"
-    ]
+    return command.children_by_field_name("argument")
 
 
 def own_redirects(command: Node) -> list[Node]:
     """Redirects written inside a command node (`cat <<<"$x"`, `<f cat`)."""
-    return [
-        child
-        for index, child in enumerate(command.children)
-        if command.field_name_for_child(index) == "redirect"
-    ]
+    return command.children_by_field_name("redirect")
 
 
 REDIRECT_TYPES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
