@@ -89,7 +89,9 @@ class DdSmallBlocksRule(Rule):
         if operands is None:
             return None
         redirects = command.redirects
-        reads = "if" in operands or from_pipe or any(syntax.redirects_stdin(r) for r in redirects)
+        # A here-document is a few lines of the script, never a bulk copy.
+        from_file = any(r.type == "file_redirect" and syntax.redirects_stdin(r) for r in redirects)
+        reads = "if" in operands or from_pipe or from_file
         writes = "of" in operands or to_pipe or any(syntax.redirects_stdout(r) for r in redirects)
         if not (reads and writes):
             return None  # `dd if=f` alone, `dd bs=1 count=1`: not a bulk copy between files or pipes

@@ -114,3 +114,12 @@ def test_fix_keeps_behaviour(script, shell, tmp_path):
         return
     assert b"-C" not in fixed and b"Compression" not in fixed
     assert_same_behaviour(script.encode(), fixed, tmp_path, shell)
+
+
+def test_tar_compressing_through_a_cluster_with_i():
+    assert "PL303" in codes("tar -cI zstd -f - d | ssh -C h true\n")
+
+
+def test_ssh_at_the_end_of_a_pipeline_reading_a_compressed_file():
+    # The redirect after the last stage wraps the whole pipeline in tree-sitter; it is ssh's.
+    assert "PL303" in codes("make | ssh -C h 'cat > b.tgz' < backup.tgz\n")
