@@ -186,7 +186,9 @@ def check_fix_availability(rule: Rule, finding: Finding) -> None:
     if fix is not None and not fix.edits:
         raise FixAvailabilityError(f"{rule.code}: a fix without edits ({fix.title!r}): put advice in Finding.help")
     if rule.fix_availability is FixAvailability.ALWAYS and fix is None:
-        raise FixAvailabilityError(f"{rule.code} declares fixes always available, yet reports {finding.message!r} without one")
+        raise FixAvailabilityError(
+            f"{rule.code} declares fixes always available, yet reports {finding.message!r} without one"
+        )
     if rule.fix_availability is FixAvailability.NEVER and fix is not None:
         raise FixAvailabilityError(f"{rule.code} declares fixes never available, yet offers {fix.title!r}")
 

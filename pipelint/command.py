@@ -54,7 +54,8 @@ class Command:
 
     def __init__(self, node: Node, resolution: _Resolution, redirects: Sequence[Node] | None = None):
         self.node = node  # the tree-sitter `command`
-        self.program: bytes | None = resolution.program  # basename of what finally runs, None when computed (`$cmd`)
+        # Basename of what finally runs; None when computed (`$cmd`, `sudo "$tool"`).
+        self.program: bytes | None = resolution.program
         self.program_node: Node | None = resolution.program_node  # the word naming it (to edit it)
         self.wrappers: tuple[Wrapper, ...] = tuple(resolution.wrappers)
         self.arguments: tuple[Node, ...] = tuple(resolution.arguments)  # the program's own words
@@ -78,11 +79,11 @@ class Command:
             return Split(operands=list(self.arguments), exact=False)
         return split_arguments(self.arguments, spec_for(self.program))
 
-    @property
+    @cached_property
     def options(self) -> tuple[Option, ...]:
         return tuple(self._split.options)
 
-    @property
+    @cached_property
     def operands(self) -> tuple[Node, ...]:
         return tuple(self._split.operands)
 
@@ -182,7 +183,9 @@ def _long_option(split: Split, spec: OptionSpec, words: Sequence[Node], index: i
     return index
 
 
-def _short_cluster(split: Split, spec: OptionSpec, words: Sequence[Node], index: int, node: Node, letters: bytes) -> int:
+def _short_cluster(
+    split: Split, spec: OptionSpec, words: Sequence[Node], index: int, node: Node, letters: bytes
+) -> int:
     position = 0
     while position < len(letters):
         letter = letters[position : position + 1].decode("latin-1")
@@ -206,7 +209,9 @@ def _short_cluster(split: Split, spec: OptionSpec, words: Sequence[Node], index:
     return index
 
 
-def _old_style_cluster(split: Split, spec: OptionSpec, words: Sequence[Node], index: int, node: Node, letters: bytes) -> int:
+def _old_style_cluster(
+    split: Split, spec: OptionSpec, words: Sequence[Node], index: int, node: Node, letters: bytes
+) -> int:
     """`tar czfb - 20`: letters that take a value take the following words, in order."""
     for letter in letters.decode("latin-1"):
         if letter in spec.short_with_value:
@@ -231,8 +236,8 @@ class _Resolution:
 
 def _through_wrappers(resolution: _Resolution) -> _Resolution:
     """Follow `sudo -u U`, `env A=1`, `timeout 5`… to the program they run."""
-    while resolution.program in WRAPPERS:
-        wrapper = WRAPPERS[resolution.program]  # type: ignore[index]
+    while resolution.program is not None and resolution.program in WRAPPERS:
+        wrapper = WRAPPERS[resolution.program]
         after = _wrapped_words(resolution.arguments, wrapper)
         if after is None:  # `sudo $opts cmd`, `env -S '…'`: the program cannot be told
             resolution.program, resolution.exact = None, False
@@ -240,7 +245,7 @@ def _through_wrappers(resolution: _Resolution) -> _Resolution:
         if not after:  # `command -v x`, `exec 3>f`, `nohup`: the wrapper is what runs
             return resolution
         word = after[0]
-        resolution.wrappers.append(Wrapper(resolution.program, resolution.program_node, wrapper.other_user))  # type: ignore[arg-type]
+        resolution.wrappers.append(Wrapper(resolution.program, resolution.program_node, wrapper.other_user))
         resolution.program = syntax.basename(syntax.literal_value(word))
         resolution.program_node = word
         resolution.arguments = after[1:]

@@ -19,7 +19,13 @@ from pipelint.command import Command
 from pipelint.static_paths import LiteralVariables, static_path
 
 # Commands that mount a network filesystem of a known type, and those that unmount.
-_MOUNT_HELPERS = {b"mount.nfs": "nfs", b"mount.nfs4": "nfs4", b"mount.cifs": "cifs", b"mount.smb3": "smb3", b"sshfs": "fuse.sshfs"}
+_MOUNT_HELPERS = {
+    b"mount.nfs": "nfs",
+    b"mount.nfs4": "nfs4",
+    b"mount.cifs": "cifs",
+    b"mount.smb3": "smb3",
+    b"sshfs": "fuse.sshfs",
+}
 _UNMOUNTERS = frozenset({b"umount", b"fusermount", b"fusermount3"})
 
 # Nodes whose named children run one after another in the same shell.
@@ -58,7 +64,9 @@ class _Gathered:
         elif kind == "variable_name":
             parent = node.parent
             if parent is not None and parent.type not in ("variable_assignment", "simple_expansion", "expansion"):
-                if not (parent.type == "declaration_command" and syntax.text(parent).split()[0] in (b"export", b"readonly")):
+                if not (
+                    parent.type == "declaration_command" and syntax.text(parent).split()[0] in (b"export", b"readonly")
+                ):
                     self.other_uses.add(syntax.text(node))
         elif kind == "word":
             self.words.add(syntax.text(node))

@@ -96,7 +96,9 @@ PROGRAMS: dict[bytes, OptionSpec] = {
             "--compress-program", "--batch-size", "--files0-from", "--random-source", "--sort",
         ),
     ),  # fmt: skip
-    b"uniq": OptionSpec(short_with_value="fsw", long_with_value=_long("--skip-fields", "--skip-chars", "--check-chars")),
+    b"uniq": OptionSpec(
+        short_with_value="fsw", long_with_value=_long("--skip-fields", "--skip-chars", "--check-chars")
+    ),
     b"wc": OptionSpec(long_with_value=_long("--files0-from")),
     b"head": OptionSpec(short_with_value="nc", long_with_value=_long("--lines", "--bytes"), digit_options=True),
     # Compressors: the short options of each that take a value.
@@ -185,7 +187,9 @@ WRAPPERS: dict[bytes, WrapperSpec] = {
         unknowable=_long("-S", "--split-string"),
     ),
     b"nice": WrapperSpec(
-        OptionSpec(short_with_value="n", long_with_value=_long("--adjustment"), digit_options=True, options_end_at_operand=True)
+        OptionSpec(
+            short_with_value="n", long_with_value=_long("--adjustment"), digit_options=True, options_end_at_operand=True
+        )
     ),
     b"ionice": WrapperSpec(
         OptionSpec(
@@ -204,10 +208,14 @@ WRAPPERS: dict[bytes, WrapperSpec] = {
     b"exec": WrapperSpec(OptionSpec(short_with_value="a", options_end_at_operand=True)),
     b"sshpass": WrapperSpec(OptionSpec(short_with_value="pfdP", options_end_at_operand=True)),
     b"stdbuf": WrapperSpec(
-        OptionSpec(short_with_value="ioe", long_with_value=_long("--input", "--output", "--error"), options_end_at_operand=True)
+        OptionSpec(
+            short_with_value="ioe", long_with_value=_long("--input", "--output", "--error"), options_end_at_operand=True
+        )
     ),
     b"timeout": WrapperSpec(
-        OptionSpec(short_with_value="sk", long_with_value=_long("--signal", "--kill-after"), options_end_at_operand=True),
+        OptionSpec(
+            short_with_value="sk", long_with_value=_long("--signal", "--kill-after"), options_end_at_operand=True
+        ),
         positional=1,  # DURATION
     ),
     b"chrt": WrapperSpec(
