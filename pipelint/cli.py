@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import difflib
 import sys
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,8 +13,9 @@ from pipelint.config import ConfigError, Overrides, SettingsResolver
 from pipelint.discovery import is_shell_script, walk_scripts
 from pipelint.fixer import write_atomically
 from pipelint.linter import FileReport, InputError, ensure_text, process, read_script
-from pipelint.output import FORMATS, HUMAN_FORMATS, RenderOptions
-from pipelint.output.common import is_fixable, printable, span, summary
+from pipelint.output import FORMATS, HUMAN_FORMATS, RenderOptions, summary
+from pipelint.output.common import printable
+from pipelint.output.diff import unified_diff
 from pipelint import ruledocs
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -120,15 +119,16 @@ def check(paths, fix, unsafe_fixes, diff, show_fixes, statistics, select, extend
         color=None if out.isatty() else False,
     )
     if statistics:
-        _print_statistics(run.reports, options, out)
+        _echo(summary.statistics(run.reports, options), out)
     elif not diff:
         FORMATS[output_format](run.reports, options, out)
     if output_format in HUMAN_FORMATS and not quiet:
-        _print_notes(run.reports, out)
+        if diff:  # the findings, parse failures among them, are not printed
+            _echo(summary.parse_failure_notes(run.reports), sys.stderr)
         if show_fixes:
-            _print_fixes(run.reports, out)
+            _echo(summary.fixes_applied(run.reports), out)
         if not diff:
-            click.echo(summary(run.reports, options), file=out)
+            click.echo(summary.summary(run.reports, options, run.errors), file=out)
         elif run.diffs == 0:
             click.echo("No fixes to apply.", file=out)
     sys.exit(_exit_code(run, exit_zero, exit_non_zero_on_fix, diff))
@@ -231,48 +231,13 @@ def _check_one(target: _Target, resolver, run: Run, fix: bool, write: bool, diff
 
 
 def _print_diff(report: FileReport) -> None:
-    def lines(data: bytes) -> list[str]:
-        return data.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-
-    name = report.display_name
-    old, new = (name, name) if name.startswith("/") else (f"a/{name}", f"b/{name}")
-    chunks = difflib.unified_diff(lines(report.source), lines(report.fixed_source or b""), old, new)
-    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in chunks)
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+    sys.stdout.buffer.write(unified_diff(report))
     sys.stdout.buffer.flush()
 
 
-def _print_statistics(reports: list[FileReport], options: RenderOptions, out) -> None:
-    counts = Counter((f.code, f.name) for r in reports for f in r.findings)
-    fixable = {f.code for r in reports for f in r.findings if is_fixable(f, options.unsafe_fixes)}
-    for (code, name), count in counts.most_common():
-        mark = "[*]" if code in fixable else "   "
-        click.echo(f"{count:>5}  {code}  {mark} {name}", file=out)
-
-
-def _print_notes(reports: list[FileReport], out) -> None:
-    for report in reports:
-        for failure in report.parse_failures[:1]:
-            where = span(report, failure.start, failure.end)
-            more = len(report.parse_failures) - 1
-            extra = f" (and {more} more place{'s' if more != 1 else ''})" if more else ""
-            click.echo(
-                f"pipelint: note: {printable(report.display_name)}:{where.row}:{where.column}: "
-                f"could not parse from here{extra}; the rest of the file was checked",
-                err=True,
-            )
-
-
-def _print_fixes(reports: list[FileReport], out) -> None:
-    fixed = [r for r in reports if r.fixed]
-    if not fixed:
-        return
-    total = sum(len(r.fixed) for r in fixed)
-    click.echo(f"Fixed {total} problem{'s' if total != 1 else ''}:", file=out)
-    for report in fixed:
-        click.echo(f"- {printable(report.display_name)}:", file=out)
-        for (code, name), count in Counter((f.code, f.name) for f in report.fixed).most_common():
-            click.echo(f"    {count} × {code} ({name})", file=out)
+def _echo(lines: list[str], out) -> None:
+    for line in lines:
+        click.echo(line, file=out)
 
 
 @cli.command()
