@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import stat
 import sys
 import traceback
 from dataclasses import dataclass, field
@@ -79,6 +80,17 @@ class Run:
     skipped: int = 0  # named files left out by --force-exclude / --only-shell
     _config_errors: set[str] = field(default_factory=set)
     _warnings: set[str] = field(default_factory=set)
+    _files_read: set[tuple[int, int]] = field(default_factory=set)  # (device, inode) of the regular files read
+
+    def first_read(self, status: os.stat_result) -> bool:
+        """Whether this is the first time the run reads this file, whatever its name (links, hard links)."""
+        if not stat.S_ISREG(status.st_mode):
+            return True
+        identity = (status.st_dev, status.st_ino)
+        if identity in self._files_read:
+            return False
+        self._files_read.add(identity)
+        return True
 
     def error(self, message: str) -> None:
         error_line(message)
@@ -227,6 +239,8 @@ def _check_file(run: Run, resolver: SettingsResolver, target: Target) -> _Pendin
     except InputError as error:
         run.error(f"{printable(name)}: {error}")
         return None
+    if not run.first_read(script.status):  # two fixes of one file would collide: check it once
+        return None
     report = _lint(run, script.source, name, settings, path)
     if report is None:
         return None
@@ -282,7 +296,7 @@ def _check_stdin(run: Run, resolver: SettingsResolver) -> None:
         return
     source = read_limited(sys.stdin.buffer, settings.max_file_size)
     try:
-        ensure_size(source, settings.max_file_size)
+        ensure_size(len(source), settings.max_file_size)
         ensure_text(source)
     except InputError as error:
         run.error(f"{printable(name)}: {error}")

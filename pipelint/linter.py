@@ -71,11 +71,9 @@ def read_limited(stream: BinaryIO, max_size: int | None) -> bytes:
     return b"".join(chunks)
 
 
-def ensure_size(source: bytes, max_size: int | None, size: int | None = None) -> None:
-    """InputError when the input is over the limit (size: what the file system says, if it knows)."""
-    if max_size is None:
-        return
-    if (size if size is not None else len(source)) > max_size:
+def ensure_size(size: int, max_size: int | None) -> None:
+    """InputError when an input of size bytes is over the limit (None: no limit)."""
+    if max_size is not None and size > max_size:
         raise InputError(f"larger than the {format_size(max_size)} limit (raise it with --max-file-size or `max-file-size`)")
 
 
@@ -89,9 +87,8 @@ def read_script(path: Path, max_size: int | None = None) -> Script:
     try:
         with open(path, "rb") as handle:
             status = os.fstat(handle.fileno())
-            regular = stat.S_ISREG(status.st_mode)
-            if regular:
-                ensure_size(b"", max_size, status.st_size)
+            if stat.S_ISREG(status.st_mode):
+                ensure_size(status.st_size, max_size)
             source = read_limited(handle, max_size)
     except IsADirectoryError:
         raise InputError("is a directory") from None
@@ -101,7 +98,7 @@ def read_script(path: Path, max_size: int | None = None) -> Script:
         raise InputError("no such file or directory") from None
     except OSError as error:
         raise InputError(error.strerror or str(error)) from None
-    ensure_size(source, max_size)
+    ensure_size(len(source), max_size)
     ensure_text(source)
     return Script(source, status)
 

@@ -100,7 +100,9 @@ def _ensure_unchanged(path: Path, original: bytes, read_status: os.stat_result) 
 
 def _replace(path: Path, original: bytes, read_status: os.stat_result, status: os.stat_result, content: bytes) -> None:
     try:
-        descriptor, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".pipelint", dir=path.parent)
+        # The name's head only: a 250-byte name plus the temp file's suffixes would pass NAME_MAX (255).
+        prefix = f".{os.fsdecode(os.fsencode(path.name)[:64])}."
+        descriptor, temp_name = tempfile.mkstemp(prefix=prefix, suffix=".pipelint", dir=path.parent)
     except OSError as error:
         raise NotWritten(f"cannot create a file beside it: {error.strerror or error}") from None
     try:

@@ -194,3 +194,22 @@ def test_nobody_runs_through_setpriv():
     """The helper really drops to nobody (else the permission tests above prove nothing)."""
     result = subprocess.run([*AS_NOBODY, "id", "-u"], capture_output=True, text=True)
     assert result.stdout.strip() == str(NOBODY.pw_uid)
+
+
+def test_a_file_met_under_two_names_is_checked_and_fixed_once(tmp_path):
+    (tmp_path / "a.sh").write_bytes(BAD)
+    os.link(tmp_path / "a.sh", tmp_path / "hard.sh")
+    os.symlink("a.sh", tmp_path / "soft.sh")
+    result = run_cli("check", "--fix", ".", "a.sh", "hard.sh", cwd=tmp_path)
+    out, err = text(result)
+    assert result.returncode == 0, (out, err)
+    assert (tmp_path / "a.sh").read_bytes() == FIXED
+    assert "Found 1 problem (1 fixed, 0 remaining)." in out
+
+
+def test_a_name_close_to_the_255_byte_limit_can_be_fixed(tmp_path):
+    name = "n" * 240 + ".sh"
+    (tmp_path / name).write_bytes(BAD)
+    result = run_cli("check", "--fix", name, cwd=tmp_path)
+    assert result.returncode == 0, text(result)
+    assert (tmp_path / name).read_bytes() == FIXED

@@ -91,3 +91,22 @@ def test_messages_with_undecodable_bytes_are_lossy_everywhere():
     report = made_up_report(message="feeds caf\udce9.txt")
     for format_name in ("json", "json-lines", "sarif", "gitlab", "github", "junit", "concise", "full"):
         render(format_name, [report])  # render() writes through a strict UTF-8 stream: it raises otherwise
+
+
+def test_diff_headers_quote_odd_names_as_git_does_and_git_applies_them(tmp_path):
+    import subprocess
+
+    names = ["plain.sh", "new\nline.sh", NOT_UTF8_NAME, 'quote".sh']
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    for name in names:
+        (tmp_path / name).write_bytes(BAD)
+    completed = run_cli("check", "--diff", ".", cwd=tmp_path)
+    assert completed.returncode == 1
+    headers = [line for line in completed.stdout.split(b"\n") if line.startswith((b"--- ", b"+++ "))]
+    assert b'--- "a/new\\nline.sh"' in headers and b'--- "a/caf\\351.sh"' in headers
+    assert b'--- "a/quote\\".sh"' in headers and b"--- a/plain.sh" in headers
+    patch = tmp_path / "fixes.diff"
+    patch.write_bytes(completed.stdout)
+    subprocess.run(["git", "apply", "fixes.diff"], cwd=tmp_path, check=True)
+    for name in names:
+        assert (tmp_path / name).read_bytes() != BAD
