@@ -195,3 +195,11 @@ def test_per_file_ignores_patterns_are_validated(tmp_path):
     (tmp_path / ".pipelint.toml").write_text('[per-file-ignores]\n"[z-a]" = ["PL001"]\n')
     with pytest.raises(ConfigError, match=r"per-file-ignores.\[z-a\]: is not a valid gitignore pattern"):
         load(tmp_path / ".pipelint.toml")
+
+
+def test_stdin_fix_under_a_broken_config_gives_the_input_back(tmp_path):
+    (tmp_path / ".pipelint.toml").write_text("selct = 1\n")
+    result = run_cli("check", "--fix", "-", cwd=tmp_path, stdin=BAD.encode())
+    assert result.returncode == 2
+    assert result.stdout == BAD.encode()
+    assert result.stderr.decode().startswith("pipelint: error: ") and "selct: unknown key" in result.stderr.decode()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import base64
 import re
 from dataclasses import dataclass
-from enum import Enum
 
 from pipelint.checker import ParseFailure
 from pipelint.finding import Applicability, Finding
@@ -70,23 +69,8 @@ def marker(finding: Finding, options: RenderOptions) -> str:
     return "[*] " if is_fixable(finding, options.unsafe_fixes) else ""
 
 
-class FixKind(Enum):
-    """How a finding's fix can be applied with the flags of this run."""
-
-    APPLICABLE = "applicable"  # --fix applies it
-    UNSAFE = "unsafe"  # only with --unsafe-fixes
-    BY_HAND = "by hand"  # display-only: a person applies it
-
-
-def fix_kind(finding: Finding, options: RenderOptions) -> FixKind | None:
-    fix = finding.fix
-    if fix is None:
-        return None
-    if is_fixable(finding, options.unsafe_fixes):
-        return FixKind.APPLICABLE
-    if fix.applicability is Applicability.UNSAFE:
-        return FixKind.UNSAFE
-    return FixKind.BY_HAND
+# Advice is applied by a person, like a display-only fix: both say so alike.
+BY_HAND = " (apply by hand)"
 
 
 def fix_label(finding: Finding) -> str:
@@ -94,25 +78,24 @@ def fix_label(finding: Finding) -> str:
     fix = finding.fix
     if fix is None or fix.applicability is Applicability.SAFE:
         return ""
-    return " (unsafe fix)" if fix.applicability is Applicability.UNSAFE else " (apply by hand)"
+    return " (unsafe fix)" if fix.applicability is Applicability.UNSAFE else BY_HAND
 
 
 def fix_hint(finding: Finding, options: RenderOptions) -> str | None:
     """One line saying what the fix does and how to apply it, for messages read in CI."""
-    kind = fix_kind(finding, options)
-    if kind is None:
+    fix = finding.fix
+    if fix is None:
         return None
-    title = finding.fix.title  # type: ignore[union-attr]
-    if kind is FixKind.APPLICABLE:
-        return f"[*] {title} (pipelint check --fix)"
-    if kind is FixKind.UNSAFE:
-        return f"help: {title} (unsafe fix: pipelint check --fix --unsafe-fixes)"
-    return f"help: {title} (apply by hand)"
+    if is_fixable(finding, options.unsafe_fixes):
+        return f"[*] {fix.title} (pipelint check --fix)"
+    if fix.applicability is Applicability.UNSAFE:
+        return f"help: {fix.title} (unsafe fix: pipelint check --fix --unsafe-fixes)"
+    return f"help: {fix.title}{BY_HAND}"
 
 
 def advice_hint(finding: Finding) -> str | None:
     """`Finding.help`, advice that is not a fix, as one line."""
-    return f"help: {finding.help}" if finding.help else None
+    return f"help: {finding.help}{BY_HAND}" if finding.help else None
 
 
 def fix_counts(reports: list[FileReport], unsafe_fixes: bool) -> tuple[int, int]:

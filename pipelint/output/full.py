@@ -10,6 +10,7 @@ from rich.text import Text
 from pipelint.finding import Finding
 from pipelint.linter import FileReport
 from pipelint.output.common import (
+    BY_HAND,
     PARSE_FAILURE_KIND,
     PARSE_FAILURE_TEXT,
     RenderOptions,
@@ -65,7 +66,7 @@ def _help_lines(finding: Finding) -> list[Text]:
         line.append(fix_label(finding), style="dim")
         lines.append(line)
     if finding.help:
-        lines.append(Text("  = help: ", style="bold cyan") + Text(one_line(finding.help)))
+        lines.append(Text("  = help: ", style="bold cyan") + Text(one_line(finding.help)) + Text(BY_HAND, style="dim"))
     return lines
 
 

@@ -23,15 +23,15 @@ def with_help(fix: Fix | None = None):
 
 def test_full_shows_help_below_the_excerpt():
     text = render("full", [with_help()])
-    assert f"  = help: {ADVICE}\n" in text
-    assert "apply by hand" not in text and "[*]" not in text
+    assert f"  = help: {ADVICE} (apply by hand)\n" in text
+    assert "[*]" not in text
 
 
 def test_full_shows_both_a_fix_and_help():
     fix = Fix("Drop the cat", Applicability.SAFE, made_up_report().findings[0].fix.edits)
     lines = render("full", [with_help(fix)]).splitlines()
     helps = [line for line in lines if line.startswith("  = help: ")]
-    assert helps == ["  = help: Drop the cat", f"  = help: {ADVICE}"]
+    assert helps == ["  = help: Drop the cat", f"  = help: {ADVICE} (apply by hand)"]
 
 
 def test_json_and_json_lines_have_a_help_key():
@@ -53,9 +53,9 @@ def test_sarif_puts_help_in_the_message_and_the_property_bag():
 
 def test_github_and_junit_messages_carry_help():
     _, _, message = parse_github(render("github", [with_help()]).rstrip("\n"))
-    assert message.splitlines()[:2] == ["loads rows out of order", f"help: {ADVICE}"]
+    assert message.splitlines()[:2] == ["loads rows out of order", f"help: {ADVICE} (apply by hand)"]
     root = ET.fromstring(render("junit", [with_help()]).encode())
-    assert f"help: {ADVICE}" in root.find("testsuite/testcase/failure").text
+    assert f"help: {ADVICE} (apply by hand)" in root.find("testsuite/testcase/failure").text
 
 
 def test_a_display_only_fix_without_edits_still_reads_as_advice():
