@@ -31,18 +31,26 @@ def error_lines(result) -> list[str]:
     return [line for line in result.stderr.splitlines() if line.startswith("pipelint: error:")]
 
 
-@pytest.fixture
-def crash_in_pl102_on_bad_sh(monkeypatch):
-    """The report the checker makes when PL102 raised on bad.sh: the other rules' findings, and the crash."""
+def after_process(monkeypatch, names: tuple[str, ...], then) -> None:
+    """check_run.process, with then(report) in place of its result for the files named."""
     real_process = check_run.process
 
     def process(source, name, *args, **kwargs):
         report = real_process(source, name, *args, **kwargs)
-        if name == "bad.sh":
-            report.crashes = [RuleCrash("PL102", "KeyError: 'mount'", TRACEBACK)]
-        return report
+        return then(report) if name in names else report
 
     monkeypatch.setattr(check_run, "process", process)
+
+
+@pytest.fixture
+def crash_in_pl102_on_bad_sh(monkeypatch):
+    """The report the checker makes when PL102 raised on bad.sh: the other rules' findings, and the crash."""
+
+    def crashed(report):
+        report.crashes = [RuleCrash("PL102", "KeyError: 'mount'", TRACEBACK)]
+        return report
+
+    after_process(monkeypatch, ("bad.sh",), crashed)
 
 
 def test_a_rule_crash_is_one_line_and_exit_2(project, crash_in_pl102_on_bad_sh):
@@ -101,14 +109,11 @@ def pl001_raises(monkeypatch):
 @pytest.fixture
 def linting_bad_sh_raises(monkeypatch):
     """A bug outside the rules (the fixer, positions, …): process() itself raises on bad.sh and on stdin."""
-    real_process = check_run.process
 
-    def process(source, name, *args, **kwargs):
-        if name in ("bad.sh", "-"):
-            raise RuntimeError("boom\nsecond line")
-        return real_process(source, name, *args, **kwargs)
+    def raises(report):
+        raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr(check_run, "process", process)
+    after_process(monkeypatch, ("bad.sh", "-"), raises)
 
 
 def test_any_exception_while_linting_a_file_spares_the_other_files(project, linting_bad_sh_raises):
