@@ -134,7 +134,7 @@ function fixAllOnSave(event: vscode.TextDocumentWillSaveEvent): void {
 /** The server's `source.fixAll.pipelint` edits for the document, as VS Code text edits. */
 async function fixAllEdits(running: LanguageClient, document: vscode.TextDocument): Promise<vscode.TextEdit[]> {
   try {
-    const whole = new vscode.Range(0, 0, document.lineCount, 0);
+    const whole = document.validateRange(new vscode.Range(0, 0, document.lineCount, 0));
     const reply = await running.sendRequest(CodeActionRequest.type, {
       textDocument: running.code2ProtocolConverter.asTextDocumentIdentifier(document),
       range: running.code2ProtocolConverter.asRange(whole),
