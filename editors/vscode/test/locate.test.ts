@@ -2,12 +2,16 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { environmentCandidates, locate, notFound, pathCandidates, shellWord, type Search } from "../src/locate";
+
+const roots: string[] = [];
+after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
 
 /** A temporary folder tree; `exe` files get mode 755, `plain` files 644. */
 function tree(files: { exe?: string[]; plain?: string[]; dirs?: string[] }): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "pipelint-locate-"));
+  roots.push(root);
   for (const dir of files.dirs ?? []) {
     fs.mkdirSync(path.join(root, dir), { recursive: true });
   }

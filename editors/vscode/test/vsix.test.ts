@@ -63,5 +63,6 @@ test("the bundle loads with nothing but VS Code's own module, and exports activa
     assert.equal(typeof extension.deactivate, "function");
   } finally {
     moduleInternals._load = load;
+    fs.rmSync(folder, { recursive: true, force: true });
   }
 });
