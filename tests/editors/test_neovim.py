@@ -3,7 +3,7 @@
 For every Neovim found and every snippet of docs/editors.md that version can
 run, `nvim --headless --clean` sources the snippet as a user's init.lua, and
 nvim_driver.lua opens nightly-report.sh (accents and emoji before its
-findings), waits for the diagnostics, picks a quick fix from Neovim's
+findings; saved under a name with a space and an accent), waits for the diagnostics, picks a quick fix from Neovim's
 code-action menu and runs `:PipelintFixAll`. The expected columns come from
 the engine's byte offsets, and Neovim converts the server's positions to byte
 columns with its own code: a server that counted UTF-16 units as bytes (or the
@@ -36,6 +36,9 @@ REPOSITORY = HERE.parents[1]
 DOCS = REPOSITORY / "docs" / "editors.md"
 DRIVER = HERE / "nvim_driver.lua"
 SCRIPT = HERE / "nightly-report.sh"
+# Opened under a name with a space and an accent: its URI is percent-encoded
+# by Neovim and must come back to the same buffer in every edit.
+OPENED_AS = "rapport du soir é.sh"
 QUICK_FIX = "PL001: Redirect access.log into grep"
 
 Version = tuple[int, int, int]
@@ -144,7 +147,7 @@ def pipelint_on_path(folder: Path) -> Path:
 def run_neovim(nvim: Path, snippet: str, tmp_path: Path, remaining: int) -> dict:
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
-    shutil.copy(SCRIPT, project / SCRIPT.name)
+    shutil.copy(SCRIPT, project / OPENED_AS)
     init = tmp_path / "init.lua"
     init.write_text(snippet, encoding="utf-8")
     report = tmp_path / "report.json"
@@ -152,7 +155,7 @@ def run_neovim(nvim: Path, snippet: str, tmp_path: Path, remaining: int) -> dict
         **os.environ,
         "PATH": os.pathsep.join([str(pipelint_on_path(tmp_path / "bin")), os.environ.get("PATH", "")]),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(REPOSITORY), os.environ.get("PYTHONPATH")])),
-        "PIPELINT_SCRIPT": str(project / SCRIPT.name),
+        "PIPELINT_SCRIPT": str(project / OPENED_AS),
         "PIPELINT_REPORT": str(report),
         "PIPELINT_QUICK_FIX": QUICK_FIX,
         "PIPELINT_REMAINING": str(remaining),
