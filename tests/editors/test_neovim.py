@@ -3,8 +3,9 @@
 For every Neovim found and every snippet of docs/editors.md that version can
 run, `nvim --headless --clean` sources the snippet as a user's init.lua, and
 nvim_driver.lua opens nightly-report.sh (accents and emoji before its
-findings; saved under a name with a space and an accent), waits for the diagnostics, picks a quick fix from Neovim's
-code-action menu and runs `:PipelintFixAll`. The expected columns come from
+findings; saved under a name with a space and an accent), waits for the
+diagnostics, picks a quick fix from Neovim's code-action menu and runs
+`:PipelintFixAll`. The expected columns come from
 the engine's byte offsets, and Neovim converts the server's positions to byte
 columns with its own code: a server that counted UTF-16 units as bytes (or the
 reverse) would be off by several columns. Neovim 0.7 speaks UTF-16 to the
