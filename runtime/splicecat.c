@@ -24,8 +24,9 @@
    Every method returns one of three results: COPY_DONE, COPY_TRY_NEXT
    (nothing moved, try the next method), or COPY_FAILED (the error has
    already been reported).  Errors are reported once, where errno is
-   fresh, as "splicecat: NAME: reason"; all errors on standard output go
-   through write_error, which exits.
+   fresh, as "splicecat: NAME: reason" with NAME quoted as cat quotes
+   it; all errors on standard output go through write_error, which
+   exits.
 
    Why pipes are raised to 1 MiB first (shared/ANCHORS.md, 2 GiB cached
    file, 2-core VM): file -> pipe spliced through a 1 MiB pipe ran 2.7x
@@ -36,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <locale.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -44,6 +46,8 @@
 #include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "quote.h"
 
 #define PROGRAM_NAME "splicecat"
 #define PROGRAM_VERSION "0.1.0"
@@ -133,12 +137,22 @@ static size_t mid_pipe_size;
 static int dup_pipe[2] = { -1, -1 };
 static size_t dup_pipe_size;
 
-/* Print "splicecat: NAME: REASON" and remember to exit 1.  */
+/* Print "splicecat: WHAT: REASON" and remember to exit 1.  */
 static void
-report (char const *name, char const *reason)
+report (char const *what, char const *reason)
 {
-  fprintf (stderr, "%s: %s: %s\n", PROGRAM_NAME, name, reason);
+  fprintf (stderr, "%s: %s: %s\n", PROGRAM_NAME, what, reason);
   exit_status = EXIT_FAILURE;
+}
+
+/* Report REASON about the file NAME, quoted as cat and tee quote it
+   ("splicecat: 'a b': No such file or directory").  */
+static void
+report_name (char const *name, char const *reason)
+{
+  char *quoted = quote_name (name);
+  report (quoted ? quoted : name, reason);
+  free (quoted);
 }
 
 /* Print one "splicecat: stats: METHOD BYTES bytes" line per method used,
@@ -207,7 +221,7 @@ fail_operand (struct input const *in, int errnum)
 {
   if (is_output_error (errnum))
     write_error (errnum);
-  report (in->name, strerror (errnum));
+  report_name (in->name, strerror (errnum));
   return COPY_FAILED;
 }
 
@@ -354,7 +368,7 @@ zero_means_fallback (struct input const *in)
 static void
 tee_failed (struct tee_file *t, char const *reason)
 {
-  report (t->name, reason);
+  report_name (t->name, reason);
   close (t->fd);
   t->dead = true;
   n_live_tees--;
@@ -541,7 +555,7 @@ copy_with_splice_via_pipe (struct input const *in)
             }
           if (!delivered && is_unsupported (errno))
             return COPY_TRY_NEXT;
-          report (in->name, strerror (errno));
+          report_name (in->name, strerror (errno));
           return COPY_FAILED;
         }
       if (n == 0)
@@ -698,8 +712,8 @@ deliver_to_tees (struct input const *in, size_t in_size, size_t n)
                              to_read < IO_BUFSIZE ? to_read : IO_BUFSIZE);
       if (r <= 0)
         {
-          report (in->name, r == 0 ? "unexpected end of pipe"
-                                   : strerror (errno));
+          report_name (in->name, r == 0 ? "unexpected end of pipe"
+                                        : strerror (errno));
           return -1;
         }
       write_tees (iobuf, r, true);
@@ -756,7 +770,7 @@ copy_with_read_write (struct input const *in)
       ssize_t n = safe_read (in->fd, iobuf, IO_BUFSIZE);
       if (n < 0)
         {
-          report (in->name, strerror (errno));
+          report_name (in->name, strerror (errno));
           return COPY_FAILED;
         }
       if (n == 0)
@@ -838,7 +852,7 @@ open_tees (void)
       t->fd = open (t->name, flags, 0666);
       if (t->fd < 0 || fstat (t->fd, &st) < 0)
         {
-          report (t->name, strerror (errno));
+          report_name (t->name, strerror (errno));
           if (0 <= t->fd)
             close (t->fd);
           t->dead = true;
@@ -907,6 +921,9 @@ main (int argc, char **argv)
     { NULL, 0, NULL, 0 }
   };
 
+  /* LC_CTYPE only: quote_name needs to know which bytes are printable
+     characters; messages stay in English, as splicecat's own are.  */
+  setlocale (LC_CTYPE, "");
   /* getopt's own messages ("unrecognized option '--x'") name argv[0];
      make that the program name, not the path it was run by.  */
   argv[0] = (char *) PROGRAM_NAME;
@@ -966,19 +983,19 @@ main (int argc, char **argv)
       in.fd = is_stdin ? STDIN_FILENO : open (in.name, O_RDONLY | O_CLOEXEC);
       if (in.fd < 0)
         {
-          report (in.name, strerror (errno));
+          report_name (in.name, strerror (errno));
           continue;
         }
 
       if (fstat (in.fd, &in.st) < 0)
-        report (in.name, strerror (errno));
+        report_name (in.name, strerror (errno));
       else if (is_output_file (&in))
-        report (in.name, "input file is output file");
+        report_name (in.name, "input file is output file");
       else
         copy_operand (&in);
 
       if (!is_stdin && close (in.fd) < 0)
-        report (in.name, strerror (errno));
+        report_name (in.name, strerror (errno));
     }
 
   if (read_stdin && close (STDIN_FILENO) < 0)
@@ -988,7 +1005,7 @@ main (int argc, char **argv)
     }
   for (size_t i = 0; i < n_tees; i++)
     if (!tees[i].dead && close (tees[i].fd) < 0)
-      report (tees[i].name, strerror (errno));
+      report_name (tees[i].name, strerror (errno));
   /* A deferred write error (NFS, quota) shows up only at close.  */
   if (close (STDOUT_FILENO) < 0)
     write_error (errno);
