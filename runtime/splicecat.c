@@ -204,7 +204,7 @@ is_unsupported (int errnum)
 }
 
 /* Whether ERRNUM from a call that both reads and writes (copy_file_range,
-   sendfile, a direct splice) can only come from the output side.  Other
+   sendfile, a direct splice, tee(2)) can only come from the output side.  Other
    errors (EIO, ...) are charged to the input operand, as cat does.  */
 static bool
 is_output_error (int errnum)
@@ -456,141 +456,6 @@ open_own_pipe (int p[2], size_t *size)
   return true;
 }
 
-/* The copy methods, in the order copy_operand tries them.  */
-
-/* One call that moves bytes straight from IN_FD to standard output with
-   method M; its return value.
-   - copy_file_range, regular file -> regular file: the kernel copies page
-     cache to page cache (or reflinks, on btrfs/XFS), as cp and cat 9.1
-     do.  EXDEV across filesystems (ext4 -> tmpfs, since 5.19) and EBADF
-     on O_APPEND hand over to the next method.
-   - sendfile, regular file -> regular file where copy_file_range said
-     EXDEV: sendfile has no same-filesystem rule (ext4 -> tmpfs works).
-   - splice, when the input or the output is a pipe: file -> pipe passes
-     page-cache references, no copy at all; pipe -> file copies once, in
-     the kernel.  */
-static ssize_t
-move_once (enum method m, int in_fd)
-{
-  switch (m)
-    {
-    case M_COPY_FILE_RANGE:
-      return copy_file_range (in_fd, NULL, STDOUT_FILENO, NULL, BIG_CHUNK, 0);
-    case M_SENDFILE:
-      return sendfile (STDOUT_FILENO, in_fd, NULL, BIG_CHUNK);
-    default:
-      return splice (in_fd, NULL, STDOUT_FILENO, NULL, PIPE_WANT, 0);
-    }
-}
-
-/* Copy IN to standard output with method M (copy_file_range, sendfile or
-   splice; see move_once) until a call returns 0, the end of the input
-   (a pipe with no writer left, or end of file).  NULL offsets make the
-   kernel use and advance the file offsets, as read/write would.  */
-static enum copy_result
-copy_direct (struct input const *in, enum method m)
-{
-  bool moved = false;
-  for (;;)
-    {
-      ssize_t n = move_once (m, in->fd);
-      if (0 < n)
-        {
-          note_moved (m, n);
-          moved = true;
-        }
-      else if (n == 0)
-        {
-          if (!moved && zero_means_fallback (in))
-            return COPY_TRY_NEXT;
-          method_used[m] = true;
-          return COPY_DONE;
-        }
-      else if (errno == EINTR)
-        continue;
-      else if (errno == EAGAIN)
-        wait_both (in->fd, STDOUT_FILENO);
-      else if (!moved && is_unsupported (errno))
-        return COPY_TRY_NEXT;
-      else
-        return fail_operand (in, errno);
-    }
-}
-
-/* The bytes already taken from the input into mid_pipe could not be
-   spliced to standard output (which has no splice support, like
-   /dev/full), and nothing reached it yet: write those PENDING bytes with
-   read/write so that none is lost, then let the read/write method go on
-   with the rest of the input.  */
-static enum copy_result
-rescue_mid_pipe (size_t pending)
-{
-  if (drain_by_read (mid_pipe[0], pending, STDOUT_FILENO) < 0)
-    write_error (errno);
-  note_moved (M_READWRITE, pending);
-  return COPY_TRY_NEXT;
-}
-
-/* Neither end is a pipe (file -> socket, socket -> file, file -> tty or
-   /dev/null): splice the input into a pipe of our own, then splice that
-   pipe out, until the pipe is empty again; two calls per MiB, no copy
-   through user space.  The pipe is empty whenever this returns.  */
-static enum copy_result
-copy_with_splice_via_pipe (struct input const *in)
-{
-  if (!open_own_pipe (mid_pipe, &mid_pipe_size))
-    return COPY_TRY_NEXT;
-  bool delivered = false;
-  for (;;)
-    {
-      ssize_t n = splice (in->fd, NULL, mid_pipe[1], NULL, mid_pipe_size, 0);
-      if (n < 0)
-        {
-          if (errno == EINTR)
-            continue;
-          if (errno == EAGAIN)
-            {
-              wait_fd (in->fd, POLLIN);
-              continue;
-            }
-          if (!delivered && is_unsupported (errno))
-            return COPY_TRY_NEXT;
-          report_name (in->name, strerror (errno));
-          return COPY_FAILED;
-        }
-      if (n == 0)
-        {
-          if (!delivered && zero_means_fallback (in))
-            return COPY_TRY_NEXT;
-          method_used[M_SPLICE] = true;
-          return COPY_DONE;
-        }
-
-      /* Now N bytes sit in our pipe: get them all out before the next
-         read.  Only the output can fail here.  */
-      for (size_t left = n; 0 < left; )
-        {
-          ssize_t w = splice (mid_pipe[0], NULL, STDOUT_FILENO, NULL, left, 0);
-          if (0 < w)
-            {
-              left -= w;
-              note_moved (M_SPLICE, w);
-              delivered = true;
-            }
-          else if (w == 0)
-            write_error (ENOSPC);
-          else if (errno == EINTR)
-            continue;
-          else if (errno == EAGAIN)
-            wait_fd (STDOUT_FILENO, POLLOUT);
-          else if (!delivered && is_unsupported (errno))
-            return rescue_mid_pipe (left);
-          else
-            write_error (errno);
-        }
-    }
-}
-
 /* Put tee(2)'d bytes into a splice-mode tee file T that is not the last
    consumer: duplicate the N bytes at the head of the input pipe IN_FD
    into dup_pipe (without consuming them), then splice dup_pipe into T.
@@ -722,29 +587,109 @@ deliver_to_tees (struct input const *in, size_t in_size, size_t n)
   return 0;
 }
 
-/* Pipe -> pipe with --tee, IN_SIZE being the input pipe's size: tee(2)
-   duplicates the input pipe's buffers into standard output without
-   copying a byte, then deliver_to_tees puts the same bytes into the tee
-   files and consumes them.  GNU tee moves 8 KiB per read/write;
-   shared/ANCHORS.md measured this path 2-3x faster than it behind cat,
-   5-6x behind a splicing producer.  */
+/* The copy methods, in the order copy_operand tries them.  */
+
+/* Neither end is a pipe (file -> socket, socket -> file, file -> tty or
+   /dev/null): splice up to a pipeful from IN_FD into our own mid_pipe,
+   then all of it out to standard output, so that the pipe is empty
+   again; two calls per MiB, no copy through user space.  Returns what a
+   direct splice would: the bytes delivered, 0 at the end of the input,
+   or -1 with errno from the input side.  The output side is handled
+   here: if it refuses splice (/dev/full) while DELIVERED is false, no
+   byte of the operand has reached it, so the bytes already in mid_pipe
+   are written with read/write and -1 (EINVAL) hands over to that
+   method; any other failure is a write error.  */
+static ssize_t
+splice_via_mid_pipe (int in_fd, bool delivered)
+{
+  ssize_t n = splice (in_fd, NULL, mid_pipe[1], NULL, mid_pipe_size, 0);
+  if (n <= 0)
+    return n;
+  for (size_t left = n; 0 < left; )
+    {
+      ssize_t w = splice (mid_pipe[0], NULL, STDOUT_FILENO, NULL, left, 0);
+      int err = w == 0 ? ENOSPC : errno;
+      if (0 < w)
+        {
+          left -= w;
+          delivered = true;
+        }
+      else if (err == EAGAIN)
+        wait_fd (STDOUT_FILENO, POLLOUT);
+      else if (err != EINTR && !delivered && is_unsupported (err))
+        {
+          if (drain_by_read (mid_pipe[0], left, STDOUT_FILENO) < 0)
+            write_error (errno);
+          note_moved (M_READWRITE, left);
+          errno = EINVAL;
+          return -1;
+        }
+      else if (err != EINTR)
+        write_error (err);
+    }
+  return n;
+}
+
+/* One call that moves bytes from IN to standard output with method M;
+   its return value.  DELIVERED: whether bytes of IN moved already.
+   - copy_file_range, regular file -> regular file: the kernel copies page
+     cache to page cache (or reflinks, on btrfs/XFS), as cp and cat 9.1
+     do.  EXDEV across filesystems (ext4 -> tmpfs, since 5.19) and EBADF
+     on O_APPEND hand over to the next method.
+   - sendfile, regular file -> regular file where copy_file_range said
+     EXDEV: sendfile has no same-filesystem rule (ext4 -> tmpfs works).
+   - splice, when the input or the output is a pipe: file -> pipe passes
+     page-cache references, no copy at all; pipe -> file copies once, in
+     the kernel.  Through our own pipe when neither end is one.
+   - tee(2), pipe -> pipe with --tee: duplicates the input pipe's buffers
+     into standard output without consuming them; deliver_to_tees then
+     gives the same bytes to the files and consumes them.  GNU tee moves
+     8 KiB per read/write; shared/ANCHORS.md measured this 2-3x faster
+     behind cat, 5-6x behind a splicing producer.  */
+static ssize_t
+move_once (enum method m, struct input const *in, bool delivered)
+{
+  switch (m)
+    {
+    case M_COPY_FILE_RANGE:
+      return copy_file_range (in->fd, NULL, STDOUT_FILENO, NULL, BIG_CHUNK,
+                              0);
+    case M_SENDFILE:
+      return sendfile (STDOUT_FILENO, in->fd, NULL, BIG_CHUNK);
+    case M_TEE:
+      return tee (in->fd, STDOUT_FILENO, PIPE_WANT, 0);
+    default:
+      if (!S_ISFIFO (in->st.st_mode) && !out_is_pipe)
+        return splice_via_mid_pipe (in->fd, delivered);
+      return splice (in->fd, NULL, STDOUT_FILENO, NULL, PIPE_WANT, 0);
+    }
+}
+
+/* Copy IN to standard output with method M (see move_once) until a call
+   returns 0, the end of the input (a pipe with no writer left, or end of
+   file).  NULL offsets make the kernel use and advance the file offsets,
+   as read/write would.  IN_PIPE_SIZE is the input pipe's size, for
+   M_TEE.  This is the one place that decides what a call's error means:
+   retry, wait, hand over to the next method, or fail.  */
 static enum copy_result
-copy_with_tee (struct input const *in, size_t in_size)
+copy_direct (struct input const *in, enum method m, size_t in_pipe_size)
 {
   bool moved = false;
   for (;;)
     {
-      ssize_t n = tee (in->fd, STDOUT_FILENO, PIPE_WANT, 0);
+      ssize_t n = move_once (m, in, moved);
       if (0 < n)
         {
-          note_moved (M_TEE, n);
+          note_moved (m, n);
           moved = true;
-          if (deliver_to_tees (in, in_size, n) < 0)
+          if (m == M_TEE && deliver_to_tees (in, in_pipe_size, n) < 0)
             return COPY_FAILED;
         }
       else if (n == 0)
         {
-          method_used[M_TEE] = true;
+          if (!moved && zero_means_fallback (in))
+            return COPY_TRY_NEXT;
+          method_used[m] = true;
           return COPY_DONE;
         }
       else if (errno == EINTR)
@@ -803,7 +748,7 @@ copy_operand (struct input const *in)
   if (0 < n_live_tees)
     {
       if (in_pipe && out_is_pipe)
-        r = copy_with_tee (in, in_pipe_size);
+        r = copy_direct (in, M_TEE, in_pipe_size);
     }
   /* A regular file of size 0 is empty or a /proc file, whose size the
      kernel cannot tell: copy_file_range returns 0 or EXDEV on those, and
@@ -812,14 +757,14 @@ copy_operand (struct input const *in)
     {
       if (in_reg && out_is_reg)
         {
-          r = copy_direct (in, M_COPY_FILE_RANGE);
+          r = copy_direct (in, M_COPY_FILE_RANGE, 0);
           if (r == COPY_TRY_NEXT)
-            r = copy_direct (in, M_SENDFILE);
+            r = copy_direct (in, M_SENDFILE, 0);
         }
-      if (r == COPY_TRY_NEXT)
-        r = (in_pipe || out_is_pipe
-             ? copy_direct (in, M_SPLICE)
-             : copy_with_splice_via_pipe (in));
+      if (r == COPY_TRY_NEXT
+          && (in_pipe || out_is_pipe
+              || open_own_pipe (mid_pipe, &mid_pipe_size)))
+        r = copy_direct (in, M_SPLICE, 0);
     }
 
   if (r == COPY_TRY_NEXT)
