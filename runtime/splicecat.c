@@ -25,8 +25,9 @@
    (nothing moved, try the next method), or COPY_FAILED (the error has
    already been reported).  Errors are reported once, where errno is
    fresh, as "splicecat: NAME: reason" with NAME quoted as cat quotes
-   it; all errors on standard output go through write_error, which
-   exits.
+   it; all errors on standard output go through stdout_failed.  With
+   --tee, standard output failing is what it is to GNU tee: reported,
+   dropped, and the tee files still get every byte.
 
    Why pipes are raised to 1 MiB first (shared/ANCHORS.md, 2 GiB cached
    file, 2-core VM): file -> pipe spliced through a 1 MiB pipe ran 2.7x
@@ -120,6 +121,8 @@ static bool out_is_reg;
    splice fails on the unaligned tail of an O_DIRECT output after the
    aligned part has moved, which would be too late to fall back.  */
 static bool out_write_only;
+/* With --tee only: standard output failed and gets no more bytes.  */
+static bool out_dead;
 
 static struct tee_file *tees;
 static size_t n_tees;
@@ -168,15 +171,27 @@ finish (int status)
   exit (status);
 }
 
-/* Standard output failed with ERRNUM: report it as cat does
-   ("splicecat: write error: No space left on device") and exit 1.
-   An EPIPE gets here only when SIGPIPE is ignored; cat 9.1 reports it
-   too ("cat: write error: Broken pipe").  */
-static _Noreturn void
-write_error (int errnum)
+/* Standard output failed with ERRNUM.
+   Without --tee, as cat: "splicecat: write error: No space left on
+   device", exit 1 (an EPIPE gets here only when SIGPIPE is ignored; cat
+   9.1 reports it too).
+   With --tee, as GNU tee 9.1: "splicecat: 'standard output': REASON",
+   except for EPIPE, which tee drops without a word; standard output gets
+   no more bytes and the tee files go on, so that they get every byte.
+   Returns only then: once no output is left, it exits as tee does.  */
+static void
+stdout_failed (int errnum)
 {
-  report ("write error", strerror (errnum));
-  finish (EXIT_FAILURE);
+  if (n_tees == 0)
+    {
+      report ("write error", strerror (errnum));
+      finish (EXIT_FAILURE);
+    }
+  if (errnum != EPIPE)
+    report_name ("standard output", strerror (errnum));
+  out_dead = true;
+  if (n_live_tees == 0)
+    finish (exit_status);
 }
 
 /* Count N bytes as moved by method M.  */
@@ -214,13 +229,18 @@ is_output_error (int errnum)
 }
 
 /* A call moving bytes from IN failed with ERRNUM after the point where
-   falling back was allowed: report it once and fail the operand, or
-   exit through write_error if only the output can be at fault.  */
+   falling back was allowed.  An input error is reported once and fails
+   the operand.  An output error goes to stdout_failed, which exits
+   unless --tee files are live; then only tee(2) can have failed, which
+   consumed nothing, so read/write takes the rest to the files.  */
 static enum copy_result
 fail_operand (struct input const *in, int errnum)
 {
   if (is_output_error (errnum))
-    write_error (errnum);
+    {
+      stdout_failed (errnum);
+      return COPY_TRY_NEXT;
+    }
   report_name (in->name, strerror (errnum));
   return COPY_FAILED;
 }
@@ -364,7 +384,8 @@ zero_means_fallback (struct input const *in)
 /* Tee files.  */
 
 /* Stop writing to tee file T after an error: report REASON once, close
-   it, and go on with the others and standard output, as GNU tee does.  */
+   it, and go on with the others and standard output, as GNU tee does;
+   once no output is left, there is nothing more to do.  */
 static void
 tee_failed (struct tee_file *t, char const *reason)
 {
@@ -372,6 +393,8 @@ tee_failed (struct tee_file *t, char const *reason)
   close (t->fd);
   t->dead = true;
   n_live_tees--;
+  if (out_dead && n_live_tees == 0)
+    finish (exit_status);
 }
 
 /* Write N bytes of BUF with write(2) to every live tee file, or, if
@@ -441,18 +464,47 @@ splice_exact (int from, int to, size_t n)
   return done;
 }
 
+/* Return FD, moved above 2 if it is 0, 1 or 2: such a number is free only
+   because a standard descriptor was closed when splicecat started, and a
+   file or pipe of ours must never stand in for it (bytes meant for
+   standard output would land in a --tee file).  As gnulib's fd_safer.
+   Returns -1 with errno set if FD is -1 or cannot be moved.  */
+static int
+keep_off_stdio (int fd)
+{
+  if (0 <= fd && fd <= STDERR_FILENO)
+    {
+      int moved = fcntl (fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+      int err = errno;
+      close (fd);
+      errno = err;
+      fd = moved;
+    }
+  return fd;
+}
+
 /* Create pipe P (if not yet) and raise it; store its size in *SIZE.
    Return false if no pipe can be had (EMFILE, ...): the caller then
    uses a method without it.  */
 static bool
 open_own_pipe (int p[2], size_t *size)
 {
-  if (p[0] < 0)
+  if (0 <= p[0])
+    return true;
+  int fds[2];
+  if (pipe2 (fds, O_CLOEXEC) < 0)
+    return false;
+  fds[0] = keep_off_stdio (fds[0]);
+  fds[1] = keep_off_stdio (fds[1]);
+  if (fds[0] < 0 || fds[1] < 0)
     {
-      if (pipe2 (p, O_CLOEXEC) < 0)
-        return false;
-      *size = raise_pipe (p[1]);
+      close (fds[0]);     /* close (-1) is a harmless EBADF */
+      close (fds[1]);
+      return false;
     }
+  p[0] = fds[0];
+  p[1] = fds[1];
+  *size = raise_pipe (p[1]);
   return true;
 }
 
@@ -598,7 +650,7 @@ deliver_to_tees (struct input const *in, size_t in_size, size_t n)
    here: if it refuses splice (/dev/full) while DELIVERED is false, no
    byte of the operand has reached it, so the bytes already in mid_pipe
    are written with read/write and -1 (EINVAL) hands over to that
-   method; any other failure is a write error.  */
+   method; any other failure goes to stdout_failed.  */
 static ssize_t
 splice_via_mid_pipe (int in_fd, bool delivered)
 {
@@ -619,13 +671,16 @@ splice_via_mid_pipe (int in_fd, bool delivered)
       else if (err != EINTR && !delivered && is_unsupported (err))
         {
           if (drain_by_read (mid_pipe[0], left, STDOUT_FILENO) < 0)
-            write_error (errno);
+            stdout_failed (errno);
           note_moved (M_READWRITE, left);
           errno = EINVAL;
           return -1;
         }
       else if (err != EINTR)
-        write_error (err);
+        {
+          stdout_failed (err);  /* exits: no --tee file is live here */
+          return -1;
+        }
     }
   return n;
 }
@@ -704,7 +759,8 @@ copy_direct (struct input const *in, enum method m, size_t in_pipe_size)
 }
 
 /* The method that always works: read into a 128 KiB buffer, write it all
-   to standard output and to each tee file.  Used for O_APPEND and
+   to standard output (unless it failed under --tee) and to each tee
+   file.  Used for O_APPEND and
    O_DIRECT outputs, /proc-like files whose size is 0, --tee unless both
    ends are pipes, and whenever the kernel refused the other methods.  */
 static enum copy_result
@@ -723,8 +779,8 @@ copy_with_read_write (struct input const *in)
           method_used[M_READWRITE] = true;
           return COPY_DONE;
         }
-      if (write_all (STDOUT_FILENO, iobuf, n) < 0)
-        write_error (errno);
+      if (!out_dead && write_all (STDOUT_FILENO, iobuf, n) < 0)
+        stdout_failed (errno);
       write_tees (iobuf, n, false);
       note_moved (M_READWRITE, n);
     }
@@ -747,7 +803,7 @@ copy_operand (struct input const *in)
 
   if (0 < n_live_tees)
     {
-      if (in_pipe && out_is_pipe)
+      if (in_pipe && out_is_pipe && !out_dead)
         r = copy_direct (in, M_TEE, in_pipe_size);
     }
   /* A regular file of size 0 is empty or a /proc file, whose size the
@@ -783,8 +839,8 @@ is_output_file (struct input const *in)
 }
 
 /* Open each --tee file for writing, truncated or (--append) appended,
-   mode 0666 less umask as for `tee`.  One that fails is reported and
-   left out; the copy goes on, as GNU tee does.  */
+   mode 0666 less umask as for `tee`, on a descriptor above 2.  One that
+   fails is reported and left out; the copy goes on, as GNU tee does.  */
 static void
 open_tees (void)
 {
@@ -794,7 +850,7 @@ open_tees (void)
       int flags = (O_WRONLY | O_CREAT | O_CLOEXEC
                    | (tee_append ? O_APPEND : O_TRUNC));
       struct stat st;
-      t->fd = open (t->name, flags, 0666);
+      t->fd = keep_off_stdio (open (t->name, flags, 0666));
       if (t->fd < 0 || fstat (t->fd, &st) < 0)
         {
           report_name (t->name, strerror (errno));
@@ -812,13 +868,44 @@ open_tees (void)
     }
 }
 
+/* Look at standard output once: its kind and flags decide the methods.
+   Closed or unusable: without --tee, fatal at once, as in cat 9.1
+   ("splicecat: standard output: Bad file descriptor"); with --tee, GNU
+   tee still writes its files, so the first write to it fails and is
+   reported then, by stdout_failed.  */
+static void
+look_at_stdout (void)
+{
+  if (fstat (STDOUT_FILENO, &out_st) < 0)
+    {
+      if (n_tees == 0)
+        {
+          report ("standard output", strerror (errno));
+          finish (EXIT_FAILURE);
+        }
+      memset (&out_st, 0, sizeof out_st);
+      return;
+    }
+  out_is_pipe = S_ISFIFO (out_st.st_mode);
+  out_is_reg = S_ISREG (out_st.st_mode);
+  int out_flags = fcntl (STDOUT_FILENO, F_GETFL);
+  out_write_only = (0 <= out_flags
+                    && (((out_flags & O_APPEND) && !out_is_pipe)
+                        || (out_flags & O_DIRECT)));
+  if (out_is_pipe)
+    raise_pipe (STDOUT_FILENO);
+}
+
 /* Exit successfully after --help or --version, unless writing their text
    failed (splicecat --version >/dev/full reports ENOSPC, as cat does).  */
 static _Noreturn void
 exit_after_text (void)
 {
   if (fclose (stdout) != 0)
-    write_error (errno);
+    {
+      report ("write error", strerror (errno));
+      exit (EXIT_FAILURE);
+    }
   exit (EXIT_SUCCESS);
 }
 
@@ -902,19 +989,7 @@ main (int argc, char **argv)
         usage (EXIT_FAILURE);
       }
 
-  if (fstat (STDOUT_FILENO, &out_st) < 0)
-    {
-      report ("standard output", strerror (errno));
-      return EXIT_FAILURE;
-    }
-  out_is_pipe = S_ISFIFO (out_st.st_mode);
-  out_is_reg = S_ISREG (out_st.st_mode);
-  int out_flags = fcntl (STDOUT_FILENO, F_GETFL);
-  out_write_only = (0 <= out_flags
-                    && (((out_flags & O_APPEND) && !out_is_pipe)
-                        || (out_flags & O_DIRECT)));
-  if (out_is_pipe)
-    raise_pipe (STDOUT_FILENO);
+  look_at_stdout ();
   open_tees ();
 
   static char *const stdin_only[] = { (char *) "-", NULL };
@@ -925,7 +1000,8 @@ main (int argc, char **argv)
       struct input in = { .name = *operands };
       bool is_stdin = strcmp (in.name, "-") == 0;
       read_stdin |= is_stdin;
-      in.fd = is_stdin ? STDIN_FILENO : open (in.name, O_RDONLY | O_CLOEXEC);
+      in.fd = (is_stdin ? STDIN_FILENO
+               : keep_off_stdio (open (in.name, O_RDONLY | O_CLOEXEC)));
       if (in.fd < 0)
         {
           report_name (in.name, strerror (errno));
@@ -951,8 +1027,10 @@ main (int argc, char **argv)
   for (size_t i = 0; i < n_tees; i++)
     if (!tees[i].dead && close (tees[i].fd) < 0)
       report_name (tees[i].name, strerror (errno));
-  /* A deferred write error (NFS, quota) shows up only at close.  */
-  if (close (STDOUT_FILENO) < 0)
-    write_error (errno);
+  /* A deferred write error (NFS, quota) shows up only at close.  EBADF:
+     standard output was closed from the start and, under --tee, never
+     written to; gnulib's close_stream ignores that too.  */
+  if (!out_dead && close (STDOUT_FILENO) < 0 && errno != EBADF)
+    stdout_failed (errno);
   finish (exit_status);
 }

@@ -107,3 +107,8 @@ def gnu(*argv, **kw) -> subprocess.CompletedProcess:
     """Run a GNU tool (cat, tee) to get the reference output."""
     kw.setdefault("stdout", subprocess.PIPE)
     return subprocess.run(list(map(str, argv)), stderr=subprocess.PIPE, **kw)
+
+
+def shell(sc: Splicecat, script: str, **kw) -> subprocess.CompletedProcess:
+    """Run SCRIPT with bash (pipelines, `trap`, `>&-`), in SC's environment."""
+    return subprocess.run(["bash", "-c", script], capture_output=True, env=sc.env_for(False), **kw)
