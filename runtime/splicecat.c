@@ -511,13 +511,15 @@ open_own_pipe (int p[2], size_t *size)
 /* Put tee(2)'d bytes into a splice-mode tee file T that is not the last
    consumer: duplicate the N bytes at the head of the input pipe IN_FD
    into dup_pipe (without consuming them), then splice dup_pipe into T.
-   dup_pipe is empty and at least as large as the input pipe, so tee(2)
-   duplicates all N bytes: it copies buffer references until the output
-   pipe is full, and the N bytes occupy at most all the input's slots.
+   Return false, with dup_pipe emptied, if tee(2) could not duplicate all
+   N bytes: T must then get this chunk by read.  That happens when the
+   input pipe grew after we measured it (a producer may raise it too) or
+   tee(2) failed; dup_pipe holds as much as the input pipe did, and
+   tee(2) copies buffer references until the output pipe is full.
    If T refuses splice before its first byte, it switches to write(2)
    with the bytes read back from dup_pipe.  dup_pipe is empty again
    when this returns.  */
-static void
+static bool
 tee_into_file_via_dup (int in_fd, struct tee_file *t, size_t n)
 {
   ssize_t d;
@@ -525,23 +527,16 @@ tee_into_file_via_dup (int in_fd, struct tee_file *t, size_t n)
          && (errno == EINTR || errno == EAGAIN))
     if (errno == EAGAIN)
       wait_fd (in_fd, POLLIN);
-  if (d < 0)
+  if (d < 0 || (size_t) d != n)
     {
-      tee_failed (t, strerror (errno));
-      return;
-    }
-  if ((size_t) d != n)
-    {
-      /* Impossible by the argument above; never deliver a short copy.  */
-      tee_failed (t, "tee(2) duplicated fewer bytes than expected");
-      drain_by_read (dup_pipe[0], d, -1);
-      return;
+      drain_by_read (dup_pipe[0], d < 0 ? 0 : d, -1);
+      return false;
     }
 
   size_t done = splice_exact (dup_pipe[0], t->fd, n);
   t->got += done;
   if (done == n)
-    return;
+    return true;
   if (t->got == 0 && is_unsupported (errno))
     {
       t->splice_ok = false;
@@ -549,32 +544,21 @@ tee_into_file_via_dup (int in_fd, struct tee_file *t, size_t n)
         tee_failed (t, strerror (errno));
       else
         t->got += n;
-      return;
+      return true;
     }
   tee_failed (t, strerror (errno));
   drain_by_read (dup_pipe[0], n - done, -1);
+  return true;
 }
 
-/* Whether dup_pipe is open and can take everything an input pipe of
-   IN_SIZE bytes holds (see tee_into_file_via_dup).  */
-static bool
-dup_pipe_fits (size_t in_size)
-{
-  return open_own_pipe (dup_pipe, &dup_pipe_size) && in_size <= dup_pipe_size;
-}
-
-/* The N bytes at the head of the input pipe IN (of IN_SIZE bytes) were
-   just tee(2)'d to standard output.  Give them to every live tee file
-   and consume exactly those N bytes from IN, so the next tee(2) sees new
-   bytes.  The last splice-mode file consumes them with splice; when some
-   file needs write(2) (O_APPEND, not a regular file or pipe), the bytes
-   are read into the buffer and written instead.  Every other splice-mode
-   file goes through dup_pipe; without a dup_pipe that fits, all files
-   use write(2).  Return 0, or -1 after reporting an error reading IN:
-   the operand must then stop, since bytes left in IN would reach
-   standard output twice.  */
-static int
-deliver_to_tees (struct input const *in, size_t in_size, size_t n)
+/* Decide how each live tee file gets the next chunk from an input pipe
+   of IN_SIZE bytes, and return the file that consumes it from the input
+   pipe with splice, or NULL if the chunk is to be read (and written to
+   the files marked by_read).  A single splice-mode file is the consumer;
+   with more, all but one go through dup_pipe, which must hold a whole
+   input pipe; without such a dup_pipe, every file gets write(2).  */
+static struct tee_file *
+plan_tee_delivery (size_t in_size)
 {
   size_t n_splice = 0;
   bool any_write_mode = false;
@@ -585,7 +569,8 @@ deliver_to_tees (struct input const *in, size_t in_size, size_t n)
         any_write_mode |= !tees[i].splice_ok;
       }
   if (0 < n_splice && (any_write_mode || 2 <= n_splice)
-      && !dup_pipe_fits (in_size))
+      && !(open_own_pipe (dup_pipe, &dup_pipe_size)
+           && in_size <= dup_pipe_size))
     {
       for (size_t i = 0; i < n_tees; i++)
         tees[i].splice_ok = false;
@@ -599,10 +584,34 @@ deliver_to_tees (struct input const *in, size_t in_size, size_t n)
       if (!any_write_mode && !tees[i].dead && tees[i].splice_ok)
         consumer = &tees[i];
     }
+  return consumer;
+}
 
+/* The N bytes at the head of the input pipe IN (of IN_SIZE bytes) were
+   just tee(2)'d to standard output.  Give them to every live tee file
+   and consume exactly those N bytes from IN, so the next tee(2) sees new
+   bytes (see plan_tee_delivery).  Return 0, or -1 after reporting an
+   error reading IN: the operand must then stop, since bytes left in IN
+   would reach standard output twice.  */
+static int
+deliver_to_tees (struct input const *in, size_t in_size, size_t n)
+{
+  struct tee_file *consumer = plan_tee_delivery (in_size);
+  bool any_by_read = false;
   for (size_t i = 0; i < n_tees; i++)
-    if (!tees[i].dead && tees[i].splice_ok && &tees[i] != consumer)
-      tee_into_file_via_dup (in->fd, &tees[i], n);
+    {
+      struct tee_file *t = &tees[i];
+      if (!t->dead && !t->by_read && t != consumer
+          && !tee_into_file_via_dup (in->fd, t, n))
+        t->by_read = true;
+      any_by_read |= !t->dead && t->by_read;
+    }
+  if (consumer && any_by_read)
+    {
+      /* Someone reads this chunk: the consumer gets it the same way.  */
+      consumer->by_read = true;
+      consumer = NULL;
+    }
 
   size_t to_read = n;
   if (consumer)
