@@ -9,11 +9,13 @@
    copy method is chosen before its first byte, from the kinds of the
    input and output descriptors:
 
-     regular file -> regular file   copy_file_range, else sendfile
-     either end a pipe              splice, directly
-     neither end a pipe             splice through a pipe of our own
-     pipe -> pipe with --tee        tee(2), then splice into the files
-     anything else                  read/write with a 128 KiB buffer
+     regular file of 8 KiB or less   read/write: setup costs more than
+                                     the kernel saves (SMALL_INPUT_MAX)
+     regular file -> regular file    copy_file_range, else sendfile
+     either end a pipe               splice, directly
+     neither end a pipe              splice through a pipe of our own
+     pipe -> pipe with --tee         tee(2), then splice into the files
+     anything else                   read/write with a 128 KiB buffer
 
    A method that the kernel refuses (ENOSYS, EINVAL, EXDEV, ...) hands
    over to the next one, but only before any byte has moved.  Once bytes
@@ -73,6 +75,27 @@ enum { BIG_CHUNK = 1 << 30 };
 /* The 64 KiB pipe Linux gives by default, assumed if F_GETPIPE_SZ fails.  */
 enum { PIPE_DEFAULT = 64 * 1024 };
 
+/* A regular file of at most this many bytes is copied with read/write.
+   Per call the kernel's methods cost what read and write cost, but they
+   need setup first: raising the output pipe, or a pipe of our own
+   (pipe2 + F_SETPIPE_SZ) when neither end is one.  Two sweeps, one file
+   per run, splicecat's own CPU time, medians of 301 alternating runs:
+   up to 8 KiB, read/write used 22-52 us (2-5%) less through our own
+   pipe (file -> /dev/null) and was mostly within 3% either way into a
+   pipe or a file; from 16 KiB the kernel's methods were as cheap or
+   cheaper, from 128 KiB by 5-18%.  Rerun:
+     python3 tests/benchmarks/bench_splicecat.py --sweep --rounds 301
+   (tables in docs/splicecat.md, "Small inputs").  A size-0 regular file
+   is empty or a /proc file whose size the kernel cannot tell
+   (copy_file_range returns 0 or EXDEV on those): it comes here at any
+   threshold, and one read(2) settles it.  Pipes and sockets have no
+   size to go by and always splice.  The sweep builds its variants with
+   -DSPLICECAT_SMALL_INPUT_MAX=N.  */
+#ifndef SPLICECAT_SMALL_INPUT_MAX
+# define SPLICECAT_SMALL_INPUT_MAX (8 * 1024)
+#endif
+enum { SMALL_INPUT_MAX = SPLICECAT_SMALL_INPUT_MAX };
+
 enum copy_result { COPY_DONE, COPY_TRY_NEXT, COPY_FAILED };
 
 /* The methods, in the order of the --stats lines.  */
@@ -121,6 +144,8 @@ static bool out_is_reg;
    splice fails on the unaligned tail of an O_DIRECT output after the
    aligned part has moved, which would be too late to fall back.  */
 static bool out_write_only;
+/* Whether the output pipe was raised yet: on the first kernel copy.  */
+static bool out_raised;
 /* With --tee only: standard output failed and gets no more bytes.  */
 static bool out_dead;
 
@@ -267,42 +292,24 @@ wait_both (int in_fd, int out_fd)
   wait_fd (out_fd, POLLOUT);
 }
 
-/* The largest pipe an unprivileged process may ask for, read once from
-   /proc/sys/fs/pipe-max-size, capped at PIPE_WANT; PIPE_WANT if unknown
-   (F_SETPIPE_SZ then says EPERM if it was too much).  */
-static long
-pipe_max_size (void)
-{
-  static long max;
-  if (max == 0)
-    {
-      max = PIPE_WANT;
-      FILE *f = fopen ("/proc/sys/fs/pipe-max-size", "re");
-      long v;
-      if (f)
-        {
-          if (fscanf (f, "%ld", &v) == 1 && 0 < v && v < max)
-            max = v;
-          fclose (f);
-        }
-    }
-  return max;
-}
-
-/* Grow the pipe FD to the largest allowed size up to 1 MiB and return its
-   size in bytes.  EPERM (above pipe-max-size, or past the user's
-   pipe-user-pages quota) and EBUSY (more data buffered than the new size)
-   are not errors: a smaller pipe is slower, never wrong.  On EPERM we try
-   half the size, down to the current one.  */
+/* Grow the pipe FD to 1 MiB, or the largest size allowed below that, and
+   return its size in bytes.  EPERM (above pipe-max-size, or past the
+   user's pipe-user-pages quota) halves the request down to the current
+   size; EBUSY and the rest keep the current size: a smaller pipe is
+   slower, never wrong.  /proc/sys/fs/pipe-max-size is not read first:
+   that cost 25-70 us of CPU per run (a build with and without it, 401
+   alternating runs of a small file or stream into a pipe), most of the
+   setup that made splicing small inputs dearer than read/write; a
+   refused fcntl costs about 1 us.  */
 static size_t
 raise_pipe (int fd)
 {
   int cur = fcntl (fd, F_GETPIPE_SZ);
   if (cur < 0)
     return PIPE_DEFAULT;
-  for (long want = pipe_max_size (); want > cur; want /= 2)
+  for (int want = PIPE_WANT; want > cur; want /= 2)
     {
-      int got = fcntl (fd, F_SETPIPE_SZ, (int) want);
+      int got = fcntl (fd, F_SETPIPE_SZ, want);
       if (0 <= got)
         return got;
       if (errno != EPERM)
@@ -769,9 +776,9 @@ copy_direct (struct input const *in, enum method m, size_t in_pipe_size)
 
 /* The method that always works: read into a 128 KiB buffer, write it all
    to standard output (unless it failed under --tee) and to each tee
-   file.  Used for O_APPEND and
-   O_DIRECT outputs, /proc-like files whose size is 0, --tee unless both
-   ends are pipes, and whenever the kernel refused the other methods.  */
+   file.  Used for small regular files, O_APPEND and O_DIRECT outputs,
+   --tee unless both ends are pipes, and whenever the kernel refused the
+   other methods.  */
 static enum copy_result
 copy_with_read_write (struct input const *in)
 {
@@ -795,43 +802,55 @@ copy_with_read_write (struct input const *in)
     }
 }
 
-/* Copy the opened operand IN to standard output (and the tee files),
-   choosing the method from the kinds of both ends and falling through
-   to the next while a method says COPY_TRY_NEXT.  Errors have been
-   reported by the method that met them.  */
-static void
-copy_operand (struct input const *in)
+/* Copy IN with the kernel's methods, choosing from the kinds of both
+   ends; COPY_TRY_NEXT if none of them applies or the kernel refused
+   them all before the first byte.  With live --tee files only tee(2)
+   applies, between two pipes; without, stdout_failed exits on an output
+   error.  */
+static enum copy_result
+copy_in_kernel (struct input const *in)
 {
   bool in_pipe = S_ISFIFO (in->st.st_mode);
   bool in_reg = S_ISREG (in->st.st_mode);
   size_t in_pipe_size = in_pipe ? raise_pipe (in->fd) : 0;
-  enum copy_result r = COPY_TRY_NEXT;
+  if (out_is_pipe && !out_raised)
+    {
+      raise_pipe (STDOUT_FILENO);
+      out_raised = true;
+    }
 
+  if (0 < n_live_tees)
+    return (in_pipe && out_is_pipe
+            ? copy_direct (in, M_TEE, in_pipe_size) : COPY_TRY_NEXT);
+  enum copy_result r = COPY_TRY_NEXT;
+  if (in_reg && out_is_reg)
+    {
+      r = copy_direct (in, M_COPY_FILE_RANGE, 0);
+      if (r == COPY_TRY_NEXT)
+        r = copy_direct (in, M_SENDFILE, 0);
+    }
+  if (r == COPY_TRY_NEXT
+      && (in_pipe || out_is_pipe || open_own_pipe (mid_pipe, &mid_pipe_size)))
+    r = copy_direct (in, M_SPLICE, 0);
+  return r;
+}
+
+/* Copy the opened operand IN to standard output (and the tee files):
+   with the kernel's methods where they pay (not for outputs only
+   write(2) handles, nor for regular files of SMALL_INPUT_MAX bytes or
+   less), else, or when they hand over, with read/write.  Errors have
+   been reported by the method that met them.  */
+static void
+copy_operand (struct input const *in)
+{
+  bool in_reg = S_ISREG (in->st.st_mode);
   if (in_reg)
     posix_fadvise (in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 
-  if (0 < n_live_tees)
-    {
-      if (in_pipe && out_is_pipe && !out_dead)
-        r = copy_direct (in, M_TEE, in_pipe_size);
-    }
-  /* A regular file of size 0 is empty or a /proc file, whose size the
-     kernel cannot tell: copy_file_range returns 0 or EXDEV on those, and
-     splicing a seq_file saves nothing.  One read(2) settles it.  */
-  else if (!out_write_only && !(in_reg && in->st.st_size == 0))
-    {
-      if (in_reg && out_is_reg)
-        {
-          r = copy_direct (in, M_COPY_FILE_RANGE, 0);
-          if (r == COPY_TRY_NEXT)
-            r = copy_direct (in, M_SENDFILE, 0);
-        }
-      if (r == COPY_TRY_NEXT
-          && (in_pipe || out_is_pipe
-              || open_own_pipe (mid_pipe, &mid_pipe_size)))
-        r = copy_direct (in, M_SPLICE, 0);
-    }
-
+  enum copy_result r = COPY_TRY_NEXT;
+  if (!out_write_only && !out_dead
+      && !(in_reg && in->st.st_size <= SMALL_INPUT_MAX))
+    r = copy_in_kernel (in);
   if (r == COPY_TRY_NEXT)
     copy_with_read_write (in);
 }
@@ -901,8 +920,6 @@ look_at_stdout (void)
   out_write_only = (0 <= out_flags
                     && (((out_flags & O_APPEND) && !out_is_pipe)
                         || (out_flags & O_DIRECT)));
-  if (out_is_pipe)
-    raise_pipe (STDOUT_FILENO);
 }
 
 /* Exit successfully after --help or --version, unless writing their text

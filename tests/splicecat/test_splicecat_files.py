@@ -5,7 +5,7 @@ import os
 import subprocess
 
 import pytest
-from sc_helpers import BIG_SIZE, MiB, file_sha, gnu, sha
+from sc_helpers import BIG_SIZE, SMALL_INPUT_MAX, MiB, file_sha, gnu, sha
 
 
 def write_to(sc, path, *args, mode="wb", **kw):
@@ -15,7 +15,7 @@ def write_to(sc, path, *args, mode="wb", **kw):
 
 # --- regular file -> regular file: copy_file_range --------------------------
 
-@pytest.mark.parametrize("size", [1, 4096, 3 * MiB + 7])
+@pytest.mark.parametrize("size", [SMALL_INPUT_MAX + 1, 3 * MiB + 7])
 def test_file_to_file_uses_copy_file_range(sc, tmp_path, size):
     src = tmp_path / "src"
     src.write_bytes(os.urandom(size))
@@ -30,6 +30,50 @@ def test_big_file_to_file(sc, tmp_path, big, big_sha):
     assert (r.returncode, r.errors) == (0, "")
     assert file_sha(tmp_path / "out") == big_sha
     assert r.stats == {"copy_file_range": BIG_SIZE}
+
+
+# --- small regular files: read/write, no pipe set up ---------------------------
+
+@pytest.mark.parametrize("size", [1, 4096, SMALL_INPUT_MAX])
+@pytest.mark.parametrize("output", ["file", "pipe", "/dev/null"])
+def test_small_files_use_read_write(sc, tmp_path, size, output):
+    """At or below SMALL_INPUT_MAX the kernel's setup costs more than it
+    saves (docs/splicecat.md, "Small inputs"): same bytes, by read/write."""
+    src = tmp_path / "src"
+    src.write_bytes(os.urandom(size))
+    if output == "pipe":
+        r = sc.run("--stats", src)
+        got = r.stdout
+    else:
+        target = tmp_path / "out" if output == "file" else os.devnull
+        r = write_to(sc, target, src)
+        got = (tmp_path / "out").read_bytes() if output == "file" else src.read_bytes()
+    assert (r.returncode, r.errors) == (0, "")
+    assert got == src.read_bytes()
+    assert r.stats == {"readwrite": size}
+
+
+def test_one_byte_over_the_threshold_splices(sc, tmp_path):
+    src = tmp_path / "src"
+    src.write_bytes(os.urandom(SMALL_INPUT_MAX + 1))
+    r = sc.run("--stats", src, src)
+    assert r.stdout == src.read_bytes() * 2
+    assert r.stats == {"splice": 2 * (SMALL_INPUT_MAX + 1)}
+
+
+def test_small_files_skip_the_pipe_setup(sc, strace, tmp_path, medium):
+    """No F_SETPIPE_SZ on the output pipe while only small files went
+    through; the first big one raises it."""
+    small = tmp_path / "small"
+    small.write_bytes(b"x" * 100)
+    log = tmp_path / "strace.log"
+    trace = [strace, "-f", "-o", str(log), "-e", "trace=fcntl,pipe2"]
+    r = sc.run(small, small, wrapper=trace)
+    assert r.stdout == b"x" * 200
+    assert "F_SETPIPE_SZ" not in log.read_text() and "pipe2" not in log.read_text()
+    r = sc.run(small, medium, wrapper=trace)
+    assert r.stdout == b"x" * 100 + medium.read_bytes()
+    assert "fcntl(1, F_SETPIPE_SZ" in log.read_text()
 
 
 def test_empty_file_is_one_read(sc, tmp_path):
@@ -68,8 +112,8 @@ def test_several_files_and_stdin(sc, tmp_path, medium):
         expected = sha(gnu("cat", a, e, "-", b, "-", stdin=stdin).stdout)
     assert (r.returncode, r.errors) == (0, "")
     assert file_sha(tmp_path / "out") == expected
-    total = 6 + MiB + 1 + medium.stat().st_size
-    assert r.stats == {"copy_file_range": total, "readwrite": 0}
+    # a (6 bytes) and e (empty) are small: read/write.
+    assert r.stats == {"copy_file_range": MiB + 1 + medium.stat().st_size, "readwrite": 6}
 
 
 def test_no_operand_reads_stdin(sc, tmp_path, medium):
@@ -269,4 +313,4 @@ def test_options_after_operands(sc, tmp_path):
     (tmp_path / "a").write_bytes(b"x" * 10)
     r = sc.run("a", "--stats", cwd=tmp_path)
     assert r.stdout == b"x" * 10
-    assert r.stats == {"splice": 10}
+    assert r.stats == {"readwrite": 10}
