@@ -29,13 +29,8 @@
    fresh, as "splicecat: NAME: reason" with NAME quoted as cat quotes
    it; all errors on standard output go through stdout_failed.  With
    --tee, standard output failing is what it is to GNU tee: reported,
-   dropped, and the tee files still get every byte.
-
-   Why pipes are raised to 1 MiB first (shared/ANCHORS.md, 2 GiB cached
-   file, 2-core VM): file -> pipe spliced through a 1 MiB pipe ran 2.7x
-   faster than cat 9.1 at 0.38x its CPU, through the default 64 KiB pipe
-   only 1.3-1.8x; pipe -> file through 64 KiB was slower than cat.  The
-   numbers for this code are in docs/splicecat.md, with the command.  */
+   dropped, and the tee files still get every byte.  The measurements
+   behind the numbers below are in docs/splicecat.md, with the command.  */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -57,9 +52,10 @@
 
 /* 1 MiB: the pipe size we ask for, and the length of one splice or
    tee(2) call.  It is the default /proc/sys/fs/pipe-max-size, so an
-   unprivileged process can have it; the default 64 KiB pipe makes
-   splicing file -> pipe only 1.3-1.8x faster than cat instead of 2.7x,
-   and pipe -> file slower than cat (see the top of this file).  */
+   unprivileged process can have it.  shared/ANCHORS.md (2 GiB cached
+   file, 2-core VM): file -> pipe spliced through a 1 MiB pipe ran 2.7x
+   faster than cat 9.1 at 0.38x its CPU, through the default 64 KiB pipe
+   only 1.3-1.8x; pipe -> file through 64 KiB was slower than cat.  */
 enum { PIPE_WANT = 1 << 20 };
 
 /* 128 KiB: the read/write buffer, the size coreutils' io_blksize gives
@@ -105,9 +101,9 @@ static char const *const method_name[M_COUNT] = {
   "copy_file_range", "sendfile", "splice", "tee", "readwrite"
 };
 
-/* Bytes delivered by each method, and whether it finished an operand
-   or moved any byte (an empty file still shows the method that read
-   its end).  Printed by --stats.  */
+/* Bytes each method moved out of the inputs, and whether it finished an
+   operand or moved any byte (an empty file still shows the method that
+   read its end).  Printed by --stats.  */
 static unsigned long long method_bytes[M_COUNT];
 static bool method_used[M_COUNT];
 
@@ -244,8 +240,8 @@ is_unsupported (int errnum)
 }
 
 /* Whether ERRNUM from a call that both reads and writes (copy_file_range,
-   sendfile, a direct splice, tee(2)) can only come from the output side.  Other
-   errors (EIO, ...) are charged to the input operand, as cat does.  */
+   sendfile, a direct splice, tee(2)) can only come from the output side.
+   Other errors (EIO, ...) are charged to the input operand, as cat does.  */
 static bool
 is_output_error (int errnum)
 {
@@ -316,6 +312,50 @@ raise_pipe (int fd)
         break;
     }
   return cur;
+}
+
+/* Return FD, moved above 2 if it is 0, 1 or 2: such a number is free only
+   because a standard descriptor was closed when splicecat started, and a
+   file or pipe of ours must never stand in for it (bytes meant for
+   standard output would land in a --tee file).  As gnulib's fd_safer.
+   Returns -1 with errno set if FD is -1 or cannot be moved.  */
+static int
+keep_off_stdio (int fd)
+{
+  if (0 <= fd && fd <= STDERR_FILENO)
+    {
+      int moved = fcntl (fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+      int err = errno;
+      close (fd);
+      errno = err;
+      fd = moved;
+    }
+  return fd;
+}
+
+/* Create pipe P (if not yet) and raise it; store its size in *SIZE.
+   Return false if no pipe can be had (EMFILE, ...): the caller then
+   uses a method without it.  */
+static bool
+open_own_pipe (int p[2], size_t *size)
+{
+  if (0 <= p[0])
+    return true;
+  int fds[2];
+  if (pipe2 (fds, O_CLOEXEC) < 0)
+    return false;
+  fds[0] = keep_off_stdio (fds[0]);
+  fds[1] = keep_off_stdio (fds[1]);
+  if (fds[0] < 0 || fds[1] < 0)
+    {
+      close (fds[0]);     /* close (-1) is a harmless EBADF */
+      close (fds[1]);
+      return false;
+    }
+  p[0] = fds[0];
+  p[1] = fds[1];
+  *size = raise_pipe (p[1]);
+  return true;
 }
 
 /* Read up to N bytes from FD into BUF.  Return the count (0 at end of
@@ -469,50 +509,6 @@ splice_exact (int from, int to, size_t n)
         break;
     }
   return done;
-}
-
-/* Return FD, moved above 2 if it is 0, 1 or 2: such a number is free only
-   because a standard descriptor was closed when splicecat started, and a
-   file or pipe of ours must never stand in for it (bytes meant for
-   standard output would land in a --tee file).  As gnulib's fd_safer.
-   Returns -1 with errno set if FD is -1 or cannot be moved.  */
-static int
-keep_off_stdio (int fd)
-{
-  if (0 <= fd && fd <= STDERR_FILENO)
-    {
-      int moved = fcntl (fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-      int err = errno;
-      close (fd);
-      errno = err;
-      fd = moved;
-    }
-  return fd;
-}
-
-/* Create pipe P (if not yet) and raise it; store its size in *SIZE.
-   Return false if no pipe can be had (EMFILE, ...): the caller then
-   uses a method without it.  */
-static bool
-open_own_pipe (int p[2], size_t *size)
-{
-  if (0 <= p[0])
-    return true;
-  int fds[2];
-  if (pipe2 (fds, O_CLOEXEC) < 0)
-    return false;
-  fds[0] = keep_off_stdio (fds[0]);
-  fds[1] = keep_off_stdio (fds[1]);
-  if (fds[0] < 0 || fds[1] < 0)
-    {
-      close (fds[0]);     /* close (-1) is a harmless EBADF */
-      close (fds[1]);
-      return false;
-    }
-  p[0] = fds[0];
-  p[1] = fds[1];
-  *size = raise_pipe (p[1]);
-  return true;
 }
 
 /* Put tee(2)'d bytes into a splice-mode tee file T that is not the last
