@@ -34,7 +34,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <locale.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -45,10 +44,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "options.h"
 #include "quote.h"
-
-#define PROGRAM_NAME "splicecat"
-#define PROGRAM_VERSION "0.1.0"
 
 /* 1 MiB: the pipe size we ask for, and the length of one splice or
    tee(2) call.  It is the default /proc/sys/fs/pipe-max-size, so an
@@ -918,127 +915,63 @@ look_at_stdout (void)
                         || (out_flags & O_DIRECT)));
 }
 
-/* Exit successfully after --help or --version, unless writing their text
-   failed (splicecat --version >/dev/full reports ENOSPC, as cat does).  */
-static _Noreturn void
-exit_after_text (void)
+/* Copy the operand NAME ("-": standard input) to standard output: open,
+   check, copy, close, reporting each error once.  */
+static void
+cat_operand (char const *name)
 {
-  if (fclose (stdout) != 0)
+  struct input in = { .name = name };
+  bool is_stdin = strcmp (name, "-") == 0;
+  in.fd = (is_stdin ? STDIN_FILENO
+           : keep_off_stdio (open (name, O_RDONLY | O_CLOEXEC)));
+  if (in.fd < 0)
     {
-      report ("write error", strerror (errno));
-      exit (EXIT_FAILURE);
+      report_name (name, strerror (errno));
+      return;
     }
-  exit (EXIT_SUCCESS);
-}
 
-/* Print the usage message and exit with STATUS.  */
-static _Noreturn void
-usage (int status)
-{
-  if (status != EXIT_SUCCESS)
-    fprintf (stderr, "Try '%s --help' for more information.\n",
-             PROGRAM_NAME);
+  if (fstat (in.fd, &in.st) < 0)
+    report_name (name, strerror (errno));
+  else if (is_output_file (&in))
+    report_name (name, "input file is output file");
   else
-    printf ("\
-Usage: %s [OPTION]... [FILE]...\n\
-Concatenate FILE(s) to standard output, like cat, moving the bytes\n\
-inside the kernel (copy_file_range, sendfile, splice, tee) where it can.\n\
-\n\
-With no FILE, or when FILE is -, read standard input.\n\
-\n\
-      --tee=FILE   also copy everything to FILE (may be repeated)\n\
-      --append     open --tee files for appending, not truncating\n\
-      --stats      at exit, print bytes moved per method to stderr:\n\
-                     %s: stats: METHOD BYTES bytes\n\
-      --help       display this help and exit\n\
-      --version    output version information and exit\n\
-\n\
-Examples:\n\
-  %s a b c | consumer        Copy a, b and c into a pipe, zero-copy.\n\
-  producer | %s --tee log | consumer\n\
-                             Keep a copy of a stream in log.\n",
-            PROGRAM_NAME, PROGRAM_NAME, PROGRAM_NAME, PROGRAM_NAME);
-  if (status == EXIT_SUCCESS)
-    exit_after_text ();
-  exit (status);
+    copy_operand (&in);
+
+  if (!is_stdin && close (in.fd) < 0)
+    report_name (name, strerror (errno));
 }
 
 int
 main (int argc, char **argv)
 {
-  static struct option const long_options[] = {
-    { "append", no_argument, NULL, 'a' },
-    { "help", no_argument, NULL, 'h' },
-    { "stats", no_argument, NULL, 's' },
-    { "tee", required_argument, NULL, 't' },
-    { "version", no_argument, NULL, 'V' },
-    { NULL, 0, NULL, 0 }
-  };
-
   /* LC_CTYPE only: quote_name needs to know which bytes are printable
      characters; messages stay in English, as splicecat's own are.  */
   setlocale (LC_CTYPE, "");
-  /* getopt's own messages ("unrecognized option '--x'") name argv[0];
-     make that the program name, not the path it was run by.  */
-  argv[0] = (char *) PROGRAM_NAME;
+  struct options opts = { .tee_names = calloc (argc, sizeof (char *)) };
   tees = calloc (argc, sizeof *tees);
   iobuf = aligned_alloc (4096, IO_BUFSIZE);
-  if (!tees || !iobuf)
+  if (!opts.tee_names || !tees || !iobuf)
     {
       report ("error", strerror (errno));
       return EXIT_FAILURE;
     }
-
-  int c;
-  while ((c = getopt_long (argc, argv, "", long_options, NULL)) != -1)
-    switch (c)
-      {
-      case 'a':
-        tee_append = true;
-        break;
-      case 'h':
-        usage (EXIT_SUCCESS);
-      case 's':
-        show_stats = true;
-        break;
-      case 't':
-        tees[n_tees++].name = optarg;
-        break;
-      case 'V':
-        printf ("%s %s\n", PROGRAM_NAME, PROGRAM_VERSION);
-        exit_after_text ();
-      default:
-        usage (EXIT_FAILURE);
-      }
+  int first = parse_options (argc, argv, &opts);
+  for (n_tees = 0; n_tees < opts.n_tees; n_tees++)
+    tees[n_tees].name = opts.tee_names[n_tees];
+  tee_append = opts.append;
+  show_stats = opts.stats;
+  free (opts.tee_names);
 
   look_at_stdout ();
   open_tees ();
 
-  static char *const stdin_only[] = { (char *) "-", NULL };
-  char *const *operands = optind < argc ? argv + optind : stdin_only;
-  bool read_stdin = false;
-  for (; *operands; operands++)
+  bool read_stdin = first == argc;
+  if (first == argc)
+    cat_operand ("-");
+  for (int i = first; i < argc; i++)
     {
-      struct input in = { .name = *operands };
-      bool is_stdin = strcmp (in.name, "-") == 0;
-      read_stdin |= is_stdin;
-      in.fd = (is_stdin ? STDIN_FILENO
-               : keep_off_stdio (open (in.name, O_RDONLY | O_CLOEXEC)));
-      if (in.fd < 0)
-        {
-          report_name (in.name, strerror (errno));
-          continue;
-        }
-
-      if (fstat (in.fd, &in.st) < 0)
-        report_name (in.name, strerror (errno));
-      else if (is_output_file (&in))
-        report_name (in.name, "input file is output file");
-      else
-        copy_operand (&in);
-
-      if (!is_stdin && close (in.fd) < 0)
-        report_name (in.name, strerror (errno));
+      read_stdin |= strcmp (argv[i], "-") == 0;
+      cat_operand (argv[i]);
     }
 
   if (read_stdin && close (STDIN_FILENO) < 0)

@@ -1,7 +1,10 @@
-"""splicecat's messages name files as GNU cat and tee 9.1 do."""
+"""splicecat's messages name files as GNU cat and tee 9.1 do, and its options
+are cat's and tee's POSIX ones: the rest is refused by name, with a reason."""
 
 import os
+import signal
 import subprocess
+import time
 
 import pytest
 from sc_helpers import gnu
@@ -87,3 +90,83 @@ def test_tee_file_names_quoted_like_tee(sc, tmp_path, name):
     assert r.returncode == ref.returncode == 1
     assert r.stdout == ref.stdout == b"data"
     assert r.stderr == ref.stderr.replace(b"tee:", b"splicecat:")
+
+
+# --- options ------------------------------------------------------------------
+
+def test_u_is_accepted_and_changes_nothing(sc, tmp_path, medium):
+    """POSIX requires cat -u (unbuffered): splicecat never buffers output."""
+    r = sc.run("-u", medium)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout == gnu("cat", "-u", medium).stdout
+
+
+@pytest.mark.parametrize("option", ["-a", "--append"])
+def test_a_appends_like_tee(sc, tmp_path, option):
+    for f in ("ours", "theirs"):
+        (tmp_path / f).write_bytes(b"kept\n")
+    r = sc.run(option, "--tee", tmp_path / "ours", input=b"added\n")
+    ref = gnu("tee", "-a", tmp_path / "theirs", input=b"added\n")
+    assert (r.returncode, r.stdout) == (ref.returncode, ref.stdout) == (0, b"added\n")
+    assert (tmp_path / "ours").read_bytes() == (tmp_path / "theirs").read_bytes() == b"kept\nadded\n"
+
+
+@pytest.mark.parametrize("option", ["-i", "--ignore-interrupts"])
+def test_i_ignores_sigint_like_tee(sc, tmp_path, option):
+    """SIGINT in the middle of a stream: with -i the copy completes, as tee -i's."""
+    results = {}
+    for name, argv in (("ours", [sc.path, option, "--tee", tmp_path / "ours"]),
+                       ("theirs", ["tee", "-i", tmp_path / "theirs"])):
+        p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=sc.env)
+        p.stdin.write(b"before\n")
+        p.stdin.flush()
+        assert p.stdout.readline() == b"before\n"  # it runs, past option parsing
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.1)
+        out, err = p.communicate(b"after\n", timeout=30)
+        results[name] = (p.returncode, out, err)
+    assert results["ours"] == (0, b"after\n", b"") == results["theirs"]
+    assert (tmp_path / "ours").read_bytes() == (tmp_path / "theirs").read_bytes() == b"before\nafter\n"
+
+
+def test_without_i_sigint_ends_it(sc):
+    p = subprocess.Popen([sc.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=sc.env)
+    p.stdin.write(b"x\n")
+    p.stdin.flush()
+    assert p.stdout.readline() == b"x\n"
+    p.send_signal(signal.SIGINT)
+    assert p.wait(timeout=30) == -signal.SIGINT
+    p.stdin.close()
+    p.stdout.close()
+
+
+CAT_REASON = "changes the bytes; splicecat copies them unchanged"
+TEE_REASON = "is not supported: a failing output is reported and dropped, as by tee without it"
+
+
+@pytest.mark.parametrize("arg, shown, reason", [
+    *[(f"-{c}", f"-{c}", CAT_REASON) for c in "AbeEnstTv"],
+    *[(f"--{o}", f"--{o}", CAT_REASON) for o in (
+        "show-all", "number-nonblank", "show-ends", "number", "squeeze-blank", "show-tabs", "show-nonprinting")],
+    ("--show-a", "--show-all", CAT_REASON),      # an unambiguous prefix, named in full
+    ("-p", "-p", TEE_REASON),
+    ("--output-error", "--output-error", TEE_REASON),
+    ("--output-error=warn", "--output-error", TEE_REASON),
+])
+def test_cat_and_tee_options_refused_by_name(sc, arg, shown, reason):
+    r = sc.run(arg, stdin=subprocess.DEVNULL)
+    whose = "tee" if reason == TEE_REASON else "cat"
+    assert (r.returncode, r.stdout) == (1, b"")
+    assert r.stderr == (f"splicecat: {whose}'s option '{shown}' {reason}\n"
+                        "Try 'splicecat --help' for more information.\n")
+    # The real tools know these options: they are no typos.
+    known = gnu(whose, arg, "/dev/null", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    assert b"unrecognized" not in known.stderr and b"invalid option" not in known.stderr
+
+
+def test_help_lists_the_accepted_options(sc):
+    text = sc.run("--help").stdout.decode()
+    for option in ("-a, --append", "-i, --ignore-interrupts", "-u ", "--tee=FILE", "--stats"):
+        assert option in text
+    assert "--output-error" in text and "refused" in text
