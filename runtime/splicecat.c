@@ -9,11 +9,11 @@
    copy method is chosen before its first byte, from the kinds of the
    input and output descriptors:
 
-     regular file of 8 KiB or less   read/write: setup costs more than
-                                     the kernel saves (SMALL_INPUT_MAX)
      regular file -> regular file    copy_file_range, else sendfile
      either end a pipe               splice, directly
-     neither end a pipe              splice through a pipe of our own
+     neither end a pipe              splice through a pipe of our own,
+                                     but read/write for a regular file
+                                     of 8 KiB or less (SMALL_INPUT_MAX)
      pipe -> pipe with --tee         tee(2), then splice into the files
      anything else                   read/write with a 128 KiB buffer
 
@@ -68,22 +68,28 @@ enum { BIG_CHUNK = 1 << 30 };
 /* The 64 KiB pipe Linux gives by default, assumed if F_GETPIPE_SZ fails.  */
 enum { PIPE_DEFAULT = 64 * 1024 };
 
-/* A regular file of at most this many bytes is copied with read/write.
-   Per call the kernel's methods cost what read and write cost, but they
-   need setup first: raising the output pipe, or a pipe of our own
-   (pipe2 + F_SETPIPE_SZ) when neither end is one.  Two sweeps, one file
-   per run, splicecat's own CPU time, medians of 301 alternating runs:
-   up to 8 KiB, read/write used 22-52 us (2-5%) less through our own
-   pipe (file -> /dev/null) and was mostly within 3% either way into a
-   pipe or a file; from 16 KiB the kernel's methods were as cheap or
-   cheaper, from 128 KiB by 5-18%.  Rerun:
+/* Regular files of at most this many bytes always use read/write.  0:
+   an empty file, or a /proc file whose size the kernel cannot tell
+   (copy_file_range returns 0 or EXDEV on those); one read(2) settles
+   it.  bench_splicecat.py --sweep raises it to time read/write against
+   the kernel's methods (-DSPLICECAT_READ_WRITE_MAX=N).  */
+#ifndef SPLICECAT_READ_WRITE_MAX
+# define SPLICECAT_READ_WRITE_MAX 0
+#endif
+enum { READ_WRITE_MAX = SPLICECAT_READ_WRITE_MAX };
+
+/* A regular file of at most this many bytes is not worth a pipe of our
+   own: when neither end is a pipe (file -> /dev/null, tty, socket) it
+   is copied with read/write.  In splicecat's CPU time, 301 alternating
+   runs per sweep, read/write was cheaper for files of 1 B-8 KiB through
+   our own pipe: by 7-9% per file with 1000 files per run (pipe2 +
+   F_SETPIPE_SZ, then two splices and an empty one per file, against a
+   read, a write and an empty read), and by 1-5% with one.  Into a pipe
+   it is the other way: splicing 1000 such files used 7-18% less.  Into
+   a file the two were within about 5% either way.  From 16 KiB the
+   kernel's methods tie or win everywhere.  Rerun:
      python3 tests/benchmarks/bench_splicecat.py --sweep --rounds 301
-   (tables in docs/splicecat.md, "Small inputs").  A size-0 regular file
-   is empty or a /proc file whose size the kernel cannot tell
-   (copy_file_range returns 0 or EXDEV on those): it comes here at any
-   threshold, and one read(2) settles it.  Pipes and sockets have no
-   size to go by and always splice.  The sweep builds its variants with
-   -DSPLICECAT_SMALL_INPUT_MAX=N.  */
+   (tables in docs/splicecat.md, "Small inputs").  */
 #ifndef SPLICECAT_SMALL_INPUT_MAX
 # define SPLICECAT_SMALL_INPUT_MAX (8 * 1024)
 #endif
@@ -145,8 +151,8 @@ static bool out_dead;
 static struct tee_file *tees;
 static size_t n_tees;
 static size_t n_live_tees;
-static bool tee_append;
-static bool show_stats;
+/* The command line's choices (options.h).  */
+static struct options opts;
 
 static int exit_status = EXIT_SUCCESS;
 static char *iobuf;
@@ -181,7 +187,7 @@ report_name (char const *name, char const *reason)
 static _Noreturn void
 finish (int status)
 {
-  if (show_stats)
+  if (opts.stats)
     for (int m = 0; m < M_COUNT; m++)
       if (method_used[m])
         fprintf (stderr, "%s: stats: %s %llu bytes\n", PROGRAM_NAME,
@@ -769,9 +775,9 @@ copy_direct (struct input const *in, enum method m, size_t in_pipe_size)
 
 /* The method that always works: read into a 128 KiB buffer, write it all
    to standard output (unless it failed under --tee) and to each tee
-   file.  Used for small regular files, O_APPEND and O_DIRECT outputs,
-   --tee unless both ends are pipes, and whenever the kernel refused the
-   other methods.  */
+   file.  Used for empty and /proc files, small files where neither end
+   is a pipe, O_APPEND and O_DIRECT outputs, --tee unless both ends are
+   pipes, and whenever the kernel refused the other methods.  */
 static enum copy_result
 copy_with_read_write (struct input const *in)
 {
@@ -796,8 +802,9 @@ copy_with_read_write (struct input const *in)
 }
 
 /* Copy IN with the kernel's methods, choosing from the kinds of both
-   ends; COPY_TRY_NEXT if none of them applies or the kernel refused
-   them all before the first byte.  With live --tee files only tee(2)
+   ends; COPY_TRY_NEXT if none of them applies (a small file would need
+   a pipe of our own) or the kernel refused them all before the first
+   byte.  With live --tee files only tee(2)
    applies, between two pipes; without, stdout_failed exits on an output
    error.  */
 static enum copy_result
@@ -822,15 +829,17 @@ copy_in_kernel (struct input const *in)
       if (r == COPY_TRY_NEXT)
         r = copy_direct (in, M_SENDFILE, 0);
     }
+  bool small = in_reg && in->st.st_size <= SMALL_INPUT_MAX;
   if (r == COPY_TRY_NEXT
-      && (in_pipe || out_is_pipe || open_own_pipe (mid_pipe, &mid_pipe_size)))
+      && (in_pipe || out_is_pipe
+          || (!small && open_own_pipe (mid_pipe, &mid_pipe_size))))
     r = copy_direct (in, M_SPLICE, 0);
   return r;
 }
 
 /* Copy the opened operand IN to standard output (and the tee files):
-   with the kernel's methods where they pay (not for outputs only
-   write(2) handles, nor for regular files of SMALL_INPUT_MAX bytes or
+   with the kernel's methods where they can (not for outputs only
+   write(2) handles, nor for regular files of READ_WRITE_MAX bytes or
    less), else, or when they hand over, with read/write.  Errors have
    been reported by the method that met them.  */
 static void
@@ -842,7 +851,7 @@ copy_operand (struct input const *in)
 
   enum copy_result r = COPY_TRY_NEXT;
   if (!out_write_only && !out_dead
-      && !(in_reg && in->st.st_size <= SMALL_INPUT_MAX))
+      && !(in_reg && in->st.st_size <= READ_WRITE_MAX))
     r = copy_in_kernel (in);
   if (r == COPY_TRY_NEXT)
     copy_with_read_write (in);
@@ -869,7 +878,7 @@ open_tees (void)
     {
       struct tee_file *t = &tees[i];
       int flags = (O_WRONLY | O_CREAT | O_CLOEXEC
-                   | (tee_append ? O_APPEND : O_TRUNC));
+                   | (opts.append ? O_APPEND : O_TRUNC));
       struct stat st;
       t->fd = keep_off_stdio (open (t->name, flags, 0666));
       if (t->fd < 0 || fstat (t->fd, &st) < 0)
@@ -884,7 +893,7 @@ open_tees (void)
       if (S_ISFIFO (st.st_mode))
         raise_pipe (t->fd);
       /* splice into regular files and pipes only; O_APPEND gets EINVAL.  */
-      t->splice_ok = ((S_ISREG (st.st_mode) && !tee_append)
+      t->splice_ok = ((S_ISREG (st.st_mode) && !opts.append)
                       || S_ISFIFO (st.st_mode));
     }
 }
@@ -947,7 +956,7 @@ main (int argc, char **argv)
   /* LC_CTYPE only: quote_name needs to know which bytes are printable
      characters; messages stay in English, as splicecat's own are.  */
   setlocale (LC_CTYPE, "");
-  struct options opts = { .tee_names = calloc (argc, sizeof (char *)) };
+  opts.tee_names = calloc (argc, sizeof *opts.tee_names);
   tees = calloc (argc, sizeof *tees);
   iobuf = aligned_alloc (4096, IO_BUFSIZE);
   if (!opts.tee_names || !tees || !iobuf)
@@ -958,9 +967,6 @@ main (int argc, char **argv)
   int first = parse_options (argc, argv, &opts);
   for (n_tees = 0; n_tees < opts.n_tees; n_tees++)
     tees[n_tees].name = opts.tee_names[n_tees];
-  tee_append = opts.append;
-  show_stats = opts.stats;
-  free (opts.tee_names);
 
   look_at_stdout ();
   open_tees ();

@@ -4,7 +4,7 @@
 Not a test (tests/benchmarks is not collected): run it by hand,
 
     python3 tests/benchmarks/bench_splicecat.py --size 1G --rounds 7
-    python3 tests/benchmarks/bench_splicecat.py --sweep --rounds 201
+    python3 tests/benchmarks/bench_splicecat.py --sweep --rounds 301
 
 Each case has a baseline (a GNU command) and one or more alternatives.  The
 commands run alternately in one invocation (A B A B ...) so that drift in
@@ -15,14 +15,16 @@ input file is created in a temporary directory on the same filesystem as
 the repository (not tmpfs) and read once first, so every run reads it from
 the page cache.  Prints a markdown table.
 
---sweep measures instead where splicecat's small-input threshold
-(SMALL_INPUT_MAX in runtime/splicecat.c) belongs: it builds two variants of
-runtime/, one that uses the kernel's methods for every regular file
+--sweep measures instead where read/write beats the kernel's methods on
+small files (SMALL_INPUT_MAX in runtime/splicecat.c): it builds two variants
+of runtime/, one that uses the kernel's methods for every regular file
 (-DSPLICECAT_SMALL_INPUT_MAX=0) and one that uses read/write for every
-regular file, and runs each on one file per run, for file sizes from 1 byte
-to 256 KiB, alternately.  Per run it takes splicecat's own CPU time
-(os.wait4 on its pid: no shell, no consumer), where the difference between
-the methods lies; the process start (~1 ms) is the same in both.
+regular file (-DSPLICECAT_READ_WRITE_MAX=<max>), and runs each alternately,
+on one file per run (sizes 1 byte to 256 KiB: the setup a run pays) and on
+1000 files per run (512 B to 8 KiB: what each file costs).  Per run it takes
+splicecat's own CPU time (os.wait4 on its pid: no shell, no consumer); the
+process start (~1 ms) is the same in both.  For pipe → pipe, where no size is
+known, the read/write column is GNU cat, for information.
 """
 
 from __future__ import annotations
@@ -77,8 +79,9 @@ CASES = [
 # `cat *.conf | consumer` concatenates; 4 KiB is below SMALL_INPUT_MAX.
 SMALL_FILES, SMALL_SIZE = 1000, 4096
 
-# --sweep: file sizes, and the output each case gives splicecat.
-SWEEP_SIZES = [1, 1024, 4096, 8192, 16384, 32768, 65536, 131072, 262144]
+# --sweep: (files per run, file sizes), and the output each case gives splicecat.
+SWEEP_RUNS = [(1, [1, 1024, 4096, 8192, 16384, 32768, 65536, 131072, 262144]),
+              (1000, [512, 4096, 8192])]
 # "pipe → pipe" has no threshold (a pipe has no size to go by): there the
 # read/write column is GNU cat 9.1, the alternative, for information.
 SWEEP_CASES = ["file → pipe", "file → file", "file → /dev/null", "pipe → pipe"]
@@ -150,15 +153,15 @@ def run_once(command: str, env: dict[str, str], output: Path, nice: int | None) 
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def run_alone(argv: list[str], source: Path, case: str, work: Path) -> float:
-    """Run ARGV on SOURCE wired as CASE says; return its own CPU seconds."""
+def run_alone(argv: list[str], source: Path, case: str, work: Path, n_files: int = 1) -> float:
+    """Run ARGV on SOURCE (N_FILES times) wired as CASE says; return its own CPU seconds."""
     feeder = consumer = None
     stdin = subprocess.DEVNULL
     if case == "pipe → pipe":
         feeder = subprocess.Popen(["cat", str(source)], stdout=subprocess.PIPE)
         stdin = feeder.stdout
     else:
-        argv = [*argv, str(source)]
+        argv = [*argv, *[str(source)] * n_files]
     if case.endswith("→ pipe"):
         read_end, out = os.pipe()
         consumer = subprocess.Popen(["cat"], stdin=read_end, stdout=subprocess.DEVNULL)
@@ -182,28 +185,32 @@ def run_alone(argv: list[str], source: Path, case: str, work: Path) -> float:
 
 
 def sweep(rounds: int, work: Path) -> None:
-    """Print splicecat's CPU per run with and without read/write for small inputs."""
+    """Print splicecat's CPU per run with the kernel's methods and with read/write."""
     variants = {
         "kernel": [build_splicecat(work / "build-kernel", "SPLICECAT_SMALL_INPUT_MAX=0")],
-        "read/write": [build_splicecat(work / "build-rw", "SPLICECAT_SMALL_INPUT_MAX=0x7fffffff")],
+        "read/write": [build_splicecat(work / "build-rw", "SPLICECAT_READ_WRITE_MAX=0x7fffffff")],
     }
-    for size in SWEEP_SIZES:
-        make_input(work / f"in-{size}", size)
-    cpu: dict[tuple[str, int, str], list[float]] = {}
-    jobs = [(case, size, variant) for case in SWEEP_CASES for size in SWEEP_SIZES for variant in variants]
+    jobs = []
+    for n_files, sizes in SWEEP_RUNS:
+        for size in sizes:
+            make_input(work / f"in-{size}", size)
+            cases = SWEEP_CASES if n_files == 1 else SWEEP_CASES[:-1]  # a pipe is one stream
+            jobs += [(case, n_files, size, variant) for case in cases for variant in variants]
+    cpu: dict[tuple[str, int, int, str], list[float]] = {}
     for _ in range(rounds):
         random.shuffle(jobs)  # drift in the machine's load hits every job alike
-        for case, size, variant in jobs:
+        for case, n_files, size, variant in jobs:
             argv = ["cat"] if case == "pipe → pipe" and variant == "read/write" else variants[variant]
-            cpu.setdefault((case, size, variant), []).append(run_alone(argv, work / f"in-{size}", case, work))
+            seconds = run_alone(argv, work / f"in-{size}", case, work, n_files)
+            cpu.setdefault((case, n_files, size, variant), []).append(seconds)
 
-    print("| case | size | kernel: CPU (median) | read/write: CPU (median) | read/write vs kernel |")
-    print("|---|---:|---:|---:|---:|")
-    for case in SWEEP_CASES:
-        for size in SWEEP_SIZES:
-            kernel = statistics.median(cpu[case, size, "kernel"]) * 1e6
-            readwrite = statistics.median(cpu[case, size, "read/write"]) * 1e6
-            print(f"| {case} | {size} | {kernel:.0f} µs | {readwrite:.0f} µs | {readwrite / kernel:.3f} |", flush=True)
+    print("| case | files per run | size | kernel: CPU (median) | read/write: CPU (median) | read/write vs kernel |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for key in sorted({job[:3] for job in jobs}, key=lambda k: (k[1], SWEEP_CASES.index(k[0]), k[2])):
+        kernel = statistics.median(cpu[(*key, "kernel")]) * 1e6
+        readwrite = statistics.median(cpu[(*key, "read/write")]) * 1e6
+        case, n_files, size = key
+        print(f"| {case} | {n_files} | {size} | {kernel:.0f} µs | {readwrite:.0f} µs | {readwrite / kernel:.3f} |")
 
 
 def machine_facts() -> list[str]:
@@ -234,7 +241,7 @@ def main() -> None:
     work = work_dir(args.dir)
     try:
         if args.sweep:
-            print(f"splicecat small-input sweep: one page-cached file per run, {args.rounds} rounds, "
+            print(f"splicecat small-input sweep: page-cached files, {args.rounds} rounds, "
                   "splicecat's own CPU time")
             print("machine: " + "; ".join(machine_facts()))
             print(f"command: python3 tests/benchmarks/bench_splicecat.py --sweep --rounds {args.rounds}")

@@ -12,7 +12,8 @@ from pathlib import Path
 MiB = 1 << 20
 BIG_SIZE = 64 * MiB
 # SMALL_INPUT_MAX in runtime/splicecat.c: regular files up to this size are
-# copied with read/write (docs/splicecat.md, "Small inputs").
+# not spliced through a pipe of splicecat's own (docs/splicecat.md, "Small
+# inputs").
 SMALL_INPUT_MAX = 8 * 1024
 
 # The documented --stats format: one line per method used, at exit.
