@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pathspec
 
-from pipelint.dialect import shebang_shell
+from pipelint.dialect import DISCOVERED_SHELLS, EXTENSIONS, shebang_shell
 from pipelint.patterns import compile_patterns
 
 # A .gitignore larger than this is not one (git's own limit is 100 MiB; the
@@ -20,12 +20,13 @@ MAX_GITIGNORE_SIZE = 1 << 20
 
 Report = Callable[[Path, str], None]  # (the path, what is wrong with it)
 
-SHELL_EXTENSIONS = (".sh", ".bash", ".ksh")
-SHELL_INTERPRETERS = frozenset({"sh", "bash", "dash", "ksh", "mksh", "ksh93", "ash"})
+# What a folder walk picks, from the one table in dialect.py.
+SHELL_EXTENSIONS = tuple(EXTENSIONS)
+SHELL_INTERPRETERS = DISCOVERED_SHELLS
 
 
 def is_shell_script(path: Path) -> bool:
-    """By extension, or by a sh/bash/dash/ksh shebang (directly or through env)."""
+    """By extension, or by a sh/bash/dash/ksh shebang (directly, or through env or busybox)."""
     if path.name.endswith(SHELL_EXTENSIONS):
         return True
     try:

@@ -134,7 +134,6 @@ def test_stdin_fix_prints_the_input_unchanged_after_an_internal_error(project, l
     assert len(error_lines(result)) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="needs core: the checker catches a rule's exception and records a RuleCrash")
 def test_a_raising_rule_leaves_the_other_rules_findings_on_the_same_file(project, pl001_raises):
     result = check("bad.sh")
     assert result.exit_code == 2
