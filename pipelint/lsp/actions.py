@@ -86,10 +86,12 @@ def has_fixes(snapshot: Snapshot) -> bool:
 
 
 def changed_span(old: bytes, new: bytes) -> Edit:
-    """One edit turning old into new: the differing middle, cut at UTF-8 character boundaries.
+    """One edit turning old into new: the differing middle, cut at character boundaries.
 
     A single edit keeps the editor's cursor and folds where nothing changed,
-    unlike replacing the whole document.
+    unlike replacing the whole document.  Neither end falls inside a UTF-8
+    character or between the "\\r" and "\\n" of a line end: no LSP position
+    names such a place, so the client would cut elsewhere.
     """
     limit = min(len(old), len(new))
     prefix = 0
@@ -102,6 +104,11 @@ def changed_span(old: bytes, new: bytes) -> Edit:
     while 0 < prefix < len(old) and 0x80 <= old[prefix] <= 0xBF:
         prefix -= 1
     while suffix > 0 and 0x80 <= old[len(old) - suffix] <= 0xBF:
+        suffix -= 1
+    if 0 < prefix < len(old) and old[prefix - 1 : prefix + 1] == b"\r\n":
+        prefix -= 1
+    end = len(old) - suffix
+    if 0 < end < len(old) and old[end - 1 : end + 1] == b"\r\n":
         suffix -= 1
     return Edit(prefix, len(old) - suffix, new[prefix : len(new) - suffix])
 

@@ -48,12 +48,12 @@ def parse_failure_diagnostic(snapshot: Snapshot, encoding: Encoding) -> types.Di
     if not failures:
         return None
     first = failures[0]
-    line_end = snapshot.source.find(b"\n", first.start)
-    end = min(first.end, len(snapshot.source) if line_end == -1 else line_end)
+    index = snapshot.index
+    end = min(first.end, index.line_end(index.line_of(first.start)))
     more = len(failures) - 1
     extra = f" (and {more} more place{'s' if more != 1 else ''})" if more else ""
     return types.Diagnostic(
-        range=to_range(snapshot.index, first.start, max(end, first.start), encoding),
+        range=to_range(index, first.start, max(end, first.start), encoding),
         message=f"could not parse from here{extra}; the rest of the file was checked",
         severity=types.DiagnosticSeverity.Information,
         source=SOURCE,

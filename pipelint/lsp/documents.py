@@ -20,7 +20,7 @@ from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolve
 from pipelint.dialect import shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
 from pipelint.linter import FileReport, process
-from pipelint.positions import LineIndex
+from pipelint.positions import LineBreaks, LineIndex
 
 # languageId values editors send for shell scripts: VS Code "shellscript",
 # Neovim/Emacs the filetype or major mode ("sh", "bash"), Helix "bash".
@@ -96,7 +96,8 @@ class Snapshot:
 
     @cached_property
     def index(self) -> LineIndex:
-        return LineIndex(self.source)
+        # The client's lines: a lone "\r" ends one too (bash disagrees; the CLI follows bash).
+        return LineIndex(self.source, LineBreaks.LSP)
 
     @cached_property
     def tree(self) -> Tree:

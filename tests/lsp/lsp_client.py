@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -106,11 +107,12 @@ async def diagnostics(client: LanguageClient, uri: str, version: int | None = No
 # -- applying what the server sends, independently of pipelint's LineIndex -------
 
 def _offset(text: str, position: types.Position, encoding: str) -> int:
-    """A str index for an LSP position; lines end at "\\n" (the scripts here use nothing else)."""
-    lines = text.split("\n")
-    index = sum(len(line) + 1 for line in lines[: position.line])
+    """A str index for an LSP position; lines end at "\\r\\n", "\\n" or a lone "\\r", as LSP says."""
+    pieces = re.split(r"(\r\n|\r|\n)", text)  # line, terminator, line, …, line
+    lines, ends = pieces[0::2], pieces[1::2] + [""]
     if position.line >= len(lines):
         return len(text)
+    index = sum(len(line) + len(end) for line, end in zip(lines[: position.line], ends))
     units = 0
     for count, char in enumerate(lines[position.line]):
         if units >= position.character:

@@ -43,9 +43,9 @@ def test_parse_failure_note_stays_on_its_line(tmp_path):
     assert note.range.start.line == note.range.end.line
 
 
-def test_changed_span_is_one_edit_that_never_splits_a_character():
+def test_changed_span_is_one_edit_that_never_splits_a_character_or_a_crlf():
     random.seed(5)
-    alphabet = ["a", "é", "ê", "😀", "\n", "|", " "]
+    alphabet = ["a", "é", "ê", "😀", "\n", "\r", "\r\n", "|", " "]
     for _ in range(5000):
         old = "".join(random.choices(alphabet, k=random.randint(0, 10))).encode()
         new = "".join(random.choices(alphabet, k=random.randint(0, 10))).encode()
@@ -54,6 +54,8 @@ def test_changed_span_is_one_edit_that_never_splits_a_character():
         old[: edit.start].decode()  # raises if the edit starts inside a character
         old[edit.end :].decode()
         edit.content.decode()
+        for cut in (edit.start, edit.end):
+            assert old[cut - 1 : cut + 1] != b"\r\n" or cut == 0, (old, new, edit)
 
 
 def test_changed_span_keeps_the_unchanged_ends():
