@@ -11,19 +11,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import traceback
 from pathlib import Path
+from typing import BinaryIO
 from urllib.parse import unquote
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams, JsonRpcParseError
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from pipelint import __version__, config
-from pipelint.lsp import actions, hover
+from pipelint.lsp import actions, framing, hover
 from pipelint.lsp.diagnostics import diagnostics
 from pipelint.lsp.documents import Snapshot, document_path, is_config_file, take_snapshot
-from pipelint.lsp.ranges import encoding_for, prefer_utf8
+from pipelint.lsp.protocol import PipelintProtocol
+from pipelint.lsp.ranges import encoding_for
 from pipelint.positions import Encoding
 
 # Long enough that a burst of keystrokes costs one lint (a 5,000-line script
@@ -37,13 +41,6 @@ WATCHER_ID = "pipelint-config-files"
 logger = logging.getLogger(__name__)
 
 
-class PipelintProtocol(LanguageServerProtocol):
-    @lsp_method(types.INITIALIZE)
-    def lsp_initialize(self, params: types.InitializeParams):
-        # Choose UTF-8 positions whenever the client offers them (see ranges.prefer_utf8).
-        return (yield from super().lsp_initialize(prefer_utf8(params)))
-
-
 class PipelintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(
@@ -55,6 +52,31 @@ class PipelintServer(LanguageServer):
         self.snapshots: dict[str, Snapshot] = {}
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.shown_errors: set[str] = set()
+
+    # -- reading the client -------------------------------------------------
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Speak LSP on stdin/stdout, with framing.FrameReader in place of pygls's reader."""
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        reader = framing.FrameReader(framing.BlockingStream(stdin or sys.stdin.buffer, self.thread_pool))
+        try:
+            asyncio.run(self._serve(reader))
+        except BrokenPipeError:
+            logger.error("the client has gone: shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
+
+    async def _serve(self, reader: framing.FrameReader) -> None:
+        while True:
+            try:
+                body = await reader.next_body()
+            except framing.BadFrame as error:
+                self.protocol.reply_error(None, framing_error(error))
+                continue
+            if body is None:
+                return
+            self.protocol.receive(body)
 
     # -- what the client negotiated ------------------------------------------
     @property
@@ -169,6 +191,17 @@ class PipelintServer(LanguageServer):
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
 
 
+def requested(ls: PipelintServer, uri: str) -> Snapshot | None:
+    """The snapshot of the document a request names: InvalidParams if it is not open."""
+    if ls.open_document(uri) is None:
+        raise JsonRpcInvalidParams(f"Invalid Params: {uri} is not an open document")
+    return ls.snapshot(uri)
+
+
+def framing_error(error: framing.BadFrame) -> JsonRpcParseError:
+    return JsonRpcParseError(f"Parse Error: {error}; skipped to the next message")
+
+
 def create_server() -> PipelintServer:
     server = PipelintServer()
 
@@ -215,7 +248,7 @@ def create_server() -> PipelintServer:
         types.CodeActionOptions(code_action_kinds=list(actions.KINDS), resolve_provider=True),
     )
     def code_action(ls: PipelintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        snapshot = ls.snapshot(params.text_document.uri)
+        snapshot = requested(ls, params.text_document.uri)
         if snapshot is None or snapshot.report is None:
             return None
         return actions.code_actions(
@@ -225,14 +258,16 @@ def create_server() -> PipelintServer:
     @server.feature(types.CODE_ACTION_RESOLVE)
     def code_action_resolve(ls: PipelintServer, action: types.CodeAction) -> types.CodeAction:
         uri = action.data.get("uri") if isinstance(action.data, dict) else None
-        snapshot = ls.snapshot(uri) if uri else None
-        if action.kind != actions.FIX_ALL or snapshot is None or snapshot.report is None:
+        if action.kind != actions.FIX_ALL or not isinstance(uri, str):
+            raise JsonRpcInvalidParams("Invalid Params: not a pipelint fix-all action")
+        snapshot = requested(ls, uri)
+        if snapshot is None or snapshot.report is None:
             return action
         return actions.resolve_fix_all(action, snapshot, ls.encoding, ls.versioned_edits)
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def on_hover(ls: PipelintServer, params: types.HoverParams) -> types.Hover | None:
-        snapshot = ls.snapshot(params.text_document.uri)
+        snapshot = requested(ls, params.text_document.uri)
         if snapshot is None or snapshot.report is None:
             return None
         return hover.hover(snapshot, params.position, ls.encoding, ls.markdown_hover)

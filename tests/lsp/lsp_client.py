@@ -8,6 +8,8 @@ wrong range cannot be hidden by converting it back the same wrong way.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import json
 import os
 import re
 import sys
@@ -19,6 +21,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from pygls.exceptions import JsonRpcException
 from pygls.protocol import default_converter
 
 SERVER = [sys.executable, "-m", "pipelint", "lsp"]
@@ -148,3 +151,42 @@ async def code_actions(client: LanguageClient, uri: str, range_: types.Range, on
         )
     )
     return list(result or [])
+
+
+# -- talking to the server below the typed API ----------------------------------
+
+def frame(body: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def send_raw(client: LanguageClient, data: bytes) -> None:
+    """Bytes straight onto the server's stdin: frames the typed client would never write."""
+    client.protocol.writer.write(data)
+
+
+def expect_response(client: LanguageClient, request_id: int | str | None) -> asyncio.Future:
+    """A future for the response with this id (None: an error the server could not tie to a request).
+
+    pygls's client resolves futures it keeps by id; registering one here (its
+    `_request_futures`) lets a test await the answer to a request it wrote raw.
+    """
+    future: concurrent.futures.Future = concurrent.futures.Future()
+    client.protocol._request_futures[request_id] = future
+    return asyncio.wrap_future(future)
+
+
+async def refusal(answer: asyncio.Future, timeout: float = 30) -> JsonRpcException:
+    """The JSON-RPC error a response carries; fails if it is a result or does not come."""
+    try:
+        result = await asyncio.wait_for(answer, timeout)
+    except JsonRpcException as error:
+        return error
+    raise AssertionError(f"expected an error response, got {result!r}")
+
+
+async def raw_request(client: LanguageClient, method: str, params: object, request_id: int | str) -> asyncio.Future:
+    """Send a request as raw JSON (params the typed client would refuse to build); its answer's future."""
+    answer = expect_response(client, request_id)
+    body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}).encode()
+    send_raw(client, frame(body))
+    return answer
