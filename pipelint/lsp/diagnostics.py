@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from pipelint.finding import Finding, Severity
-from pipelint.lsp.documents import Snapshot
+from pipelint.lsp.documents import DocumentText, Snapshot, too_large_message
 from pipelint.lsp.ranges import to_range
 from pipelint.output.common import rule_url
 from pipelint.positions import Encoding
@@ -66,3 +66,14 @@ def diagnostics(snapshot: Snapshot, encoding: Encoding) -> list[types.Diagnostic
     if note is not None:
         found.append(note)
     return found
+
+
+def too_large_diagnostic(document: DocumentText) -> types.Diagnostic:
+    """The one diagnostic of a document too large to lint as you type, on its first line."""
+    start = types.Position(line=0, character=0)
+    return types.Diagnostic(
+        range=types.Range(start=start, end=start),
+        message=too_large_message(document),
+        severity=types.DiagnosticSeverity.Information,
+        source=SOURCE,
+    )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 import os
 import re
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 from pygls.exceptions import JsonRpcException
 from pygls.protocol import default_converter
@@ -190,3 +191,16 @@ async def raw_request(client: LanguageClient, method: str, params: object, reque
     body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}).encode()
     send_raw(client, frame(body))
     return answer
+
+
+@contextlib.asynccontextmanager
+async def lsp_server(workspace: Path, env: dict[str, str] | None = None, capabilities: types.ClientCapabilities | None = None):
+    """A server of its own, started with extra environment variables, initialized, shut down after."""
+    client = make_client()
+    await client.start_io(*SERVER, env={**SERVER_ENV, **(env or {})})
+    try:
+        await client.initialize_session(initialize_params(workspace, capabilities or client_capabilities("visual-studio-code")))
+        yield client
+        await client.shutdown_session()
+    finally:
+        await client.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import subprocess
 import sys
@@ -119,12 +120,19 @@ def test_check_does_not_import_the_language_server(tmp_path):
     assert done.stdout.strip().splitlines()[-1] == "False False"
 
 
-def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypatch):
+async def settled(server) -> None:
+    while server.linting:
+        await asyncio.gather(*list(server.linting.values()))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("place", ["loop", "thread"])
+async def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypatch, place):
     from pygls.workspace import Workspace
 
     from pipelint.lsp import server as server_module
 
-    server = server_module.PipelintServer()
+    server = server_module.PipelintServer(place)
     server.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Full)
     uri = "untitled:crash"
     server.workspace.put_text_document(
@@ -139,12 +147,15 @@ def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypat
         raise RuntimeError("boom")
 
     with monkeypatch.context() as patch:
-        patch.setattr(server_module, "take_snapshot", crash)
-        server.lint_and_publish(uri)
-        server.lint_and_publish(uri)
+        patch.setattr(server_module, "lint_document", crash)
+        for _ in range(2):
+            server.request_lint(uri)
+            await settled(server)
     assert len(shown) == 1 and "internal error" in shown[0].message and "boom" in shown[0].message
     assert len(logged) == 2 and "Traceback" in logged[0].message
     assert published == []
 
-    server.lint_and_publish(uri)  # the engine works again: diagnostics flow
+    server.request_lint(uri)  # the engine works again: diagnostics flow
+    await settled(server)
     assert [d.code for d in published[0].diagnostics] == ["PL001"]
+    server.worker.stop()
