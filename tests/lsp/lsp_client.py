@@ -201,6 +201,9 @@ async def lsp_server(workspace: Path, env: dict[str, str] | None = None, capabil
     try:
         await client.initialize_session(initialize_params(workspace, capabilities or client_capabilities("visual-studio-code")))
         yield client
-        await client.shutdown_session()
     finally:
+        try:  # also after a failed test, or stop() would wait for a server never told to exit
+            await asyncio.wait_for(client.shutdown_session(), 30)
+        except Exception:
+            client._server.kill()  # pygls keeps the subprocess here
         await client.stop()
