@@ -96,6 +96,18 @@ async def test_fix_all_on_a_large_document(client, workspace):
     print(f"\n5,000 lines: source.fixAll {elapsed * 1000:.0f} ms")
 
 
+async def test_a_result_for_an_old_text_is_dropped(client, workspace):
+    """The text changes while its lint runs: that lint's result is not published, the new text's is."""
+    uri = file_uri(workspace / "stale.sh")
+    mark = len(client.published)
+    open_document(client, uri, TEXT)  # its lint starts at once and takes a while
+    change_document(client, uri, "#!/bin/sh\ncat access.log | grep 500\n", version=2)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    latest = await published(client, uri, version=2, after=mark, timeout=60)
+    assert [d.code for d in latest.params.diagnostics] == ["PL001"]
+    assert [p.params.version for p in client.published[mark:] if p.params.uri == uri] == [2]
+
+
 # -- over the live limit -----------------------------------------------------------
 
 HUGE = "#!/bin/sh\n" + DIRECTIVE + "cat access.log | grep 500\n" * (2 * LIVE_LINT_BYTES // 26)
