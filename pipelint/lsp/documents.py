@@ -82,7 +82,7 @@ def settings_for(path: Path | None, folder: Path) -> SettingsLookup:
     """
     target = path if path is not None else folder / "untitled"
     # Read the config files afresh: a worker process does not see the editor's
-    # file events, and reading one costs ~0.2 ms (tests/benchmarks/bench_lsp.py).
+    # file events, and the lookup costs 0.1-0.3 ms (tests/benchmarks/bench_lsp.py).
     config.load.cache_clear()
     try:
         return SettingsLookup(SettingsResolver().for_path(target))
