@@ -94,8 +94,7 @@ def settings_for(path: Path | None, folder: Path) -> SettingsLookup:
 class DocumentText:
     """One version of an open document, and the facts that cost a pass over it.
 
-    `index` and `tree` are computed on first use and kept; the server computes
-    them off the event loop (tree-sitter parses without holding the GIL).
+    `index` and `tree` are computed on first use and kept for this version.
     """
 
     uri: str

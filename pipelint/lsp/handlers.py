@@ -71,7 +71,7 @@ def did_change_watched_files(ls: PipelintServer, params: types.DidChangeWatchedF
 # -- requests -----------------------------------------------------------------
 
 async def code_action(ls: PipelintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
-    document = await ls.prepared(ls.requested(params.text_document.uri))
+    document = ls.requested(params.text_document.uri)
     snapshot = ls.current_snapshot(document)
     only = params.context.only
     found: list[types.CodeAction] = []
@@ -116,7 +116,7 @@ async def code_action_resolve(ls: PipelintServer, action: types.CodeAction) -> t
     uri = action.data.get("uri") if isinstance(action.data, dict) else None
     if action.kind != actions.FIX_ALL or not isinstance(uri, str):
         raise JsonRpcInvalidParams("Invalid Params: not a pipelint fix-all action")
-    document = await ls.prepared(ls.requested(uri))
+    document = ls.requested(uri)
     if too_large(document):
         raise JsonRpcInvalidParams(f"Invalid Params: {too_large_message(document, 'fix')}")
     fixed = await ls.fixed_source(document)
@@ -125,11 +125,10 @@ async def code_action_resolve(ls: PipelintServer, action: types.CodeAction) -> t
     return action
 
 
-async def on_hover(ls: PipelintServer, params: types.HoverParams) -> types.Hover | None:
+def on_hover(ls: PipelintServer, params: types.HoverParams) -> types.Hover | None:
     document = ls.requested(params.text_document.uri)
-    if not is_shell_document(document.language_id, document.path, document.source[:256]):
+    if too_large(document) or not is_shell_document(document.language_id, document.path, document.source[:256]):
         return None
-    await ls.prepared(document)
     return hover.hover(document, params.position, ls.encoding, ls.markdown_hover)
 
 

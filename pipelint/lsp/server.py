@@ -7,7 +7,10 @@ newest text.  A result is published only if the document still holds the
 text that was linted: stale results are dropped by version.
 
 No request waits for a lint:
-- hover needs only the current text's parse tree, built off the loop;
+- hover needs only the current text's parse tree.  It is built on the loop:
+  tree-sitter 0.26 holds the GIL while it parses, so a thread would not free
+  the loop, and the live limit keeps the parse short (~25 ms for 5,000 lines,
+  tests/benchmarks/bench_lsp.py);
 - quick fixes and "disable" come from the snapshot of the current version.
   While the newest text is not linted yet there is none, so none are offered:
   the client's diagnostics are for an older text too, and clients ask again
@@ -17,8 +20,9 @@ No request waits for a lint:
   needs a current snapshot that has something to fix, and is resolved in the
   worker.
 
-Documents over documents.LIVE_LINT_BYTES are not linted: one Information
-diagnostic says so, and fix-all answers with a disabled action.  Documents are
+Documents over documents.LIVE_LINT_BYTES are not linted, nor parsed: one
+Information diagnostic says so, fix-all answers with a disabled action, and
+hovers and quick fixes have nothing to offer.  Documents are
 synced in full: the server never applies incremental edits itself, so its text
 is exactly the editor's, whatever line separators it holds.
 """
@@ -79,7 +83,6 @@ class PipelintServer(LanguageServer):
         self.relint: set[str] = set()  # changed while their lint ran
         self.fixes: dict[str, tuple[DocumentText, asyncio.Future]] = {}  # fix-all, per text
         self.pending: dict[str, asyncio.TimerHandle] = {}  # debounce timers
-        self.background: set[asyncio.Future] = set()
         self.shown_errors: set[str] = set()
 
     # -- reading the client -------------------------------------------------
@@ -166,11 +169,6 @@ class PipelintServer(LanguageServer):
         snapshot = self.snapshots.get(document.uri)
         return snapshot if snapshot is not None and snapshot.document is document else None
 
-    async def prepared(self, document: DocumentText) -> DocumentText:
-        """The document with its line index and parse tree built, in a thread (the loop stays free)."""
-        await asyncio.get_running_loop().run_in_executor(self.thread_pool, _build_facts, document)
-        return document
-
     def folder_for(self, uri: str) -> Path:
         """The workspace folder holding the document (untitled buffers: the first folder)."""
         path = document_path(uri)
@@ -202,10 +200,6 @@ class PipelintServer(LanguageServer):
             self.publish(document, [too_large_diagnostic(document)])
             return
         self.linting[uri] = asyncio.ensure_future(self._lint(document))
-        # Meanwhile build what a hover or code action on this text will need.
-        preparing = asyncio.ensure_future(self.prepared(document))
-        self.background.add(preparing)  # the loop keeps only weak references to tasks
-        preparing.add_done_callback(self.background.discard)
 
     async def _lint(self, document: DocumentText) -> None:
         uri = document.uri
@@ -275,11 +269,6 @@ class PipelintServer(LanguageServer):
         if message not in self.shown_errors:
             self.shown_errors.add(message)
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
-
-
-def _build_facts(document: DocumentText) -> None:
-    document.index  # noqa: B018 - computed and kept (cached_property)
-    document.tree  # noqa: B018
 
 
 def framing_error(error: framing.BadFrame) -> JsonRpcParseError:

@@ -2,10 +2,12 @@
 
 Three places, chosen with the environment variable PIPELINT_LSP_LINT_IN:
 
-- "process" (the default): a pool of two worker processes.  The rule walk is
-  Python and holds the GIL for its whole run, so in a thread it still slows
-  every request the loop answers meanwhile; a process leaves the loop's core
-  alone, at the price of pickling the findings back.
+- "process" (the default): a pool of two worker processes.  A lint holds the
+  GIL nearly all the time — the rule walk is Python, and tree-sitter 0.26
+  keeps the GIL while it parses (a spinning thread got 1/70 of its idle
+  count during a parse) — so in a thread it slows every request the loop
+  answers meanwhile; a process leaves the loop's core alone, at the price of
+  pickling the findings back.
   `python tests/benchmarks/bench_lsp.py` measures all three side by side.
 - "thread": a pool of two threads in the server process.
 - "loop": on the event loop itself, as the server did before; kept to

@@ -121,9 +121,8 @@ async def test_a_document_over_the_live_limit_gets_one_information_diagnostic(cl
     assert note.message == "too large to lint live: 2.0 MiB > 1 MiB; run pipelint check on the file"
     assert note.range.start == types.Position(0, 0)
 
-    # Hover still reads its directives.
-    answer = await client.text_document_hover_async(hover_params(uri, 1, 22))
-    assert answer is not None and "PL003" in answer.contents.value
+    # Not parsed either: a parse of it would hold the server for a second.
+    assert await client.text_document_hover_async(hover_params(uri, 1, 22)) is None
 
     # Back under the limit, it is linted again.
     change_document(client, uri, "#!/bin/sh\ncat access.log | grep 500\n", version=2)
