@@ -7,10 +7,11 @@ newest text.  A result is published only if the document still holds the
 text that was linted: stale results are dropped by version.
 
 No request waits for a lint:
-- hover needs only the current text's parse tree.  It is built on the loop:
-  tree-sitter 0.26 holds the GIL while it parses, so a thread would not free
-  the loop, and the live limit keeps the parse short (~25 ms for 5,000 lines,
-  tests/benchmarks/bench_lsp.py);
+- hover needs only the current text's parse tree.  It is built on the loop,
+  right after a lint's diagnostics are sent or at the first request that
+  needs it: tree-sitter 0.26 holds the GIL while it parses, so a thread would
+  not free the loop, and the live limit keeps the parse short (~25 ms for
+  5,000 lines, tests/benchmarks/bench_lsp.py);
 - quick fixes and "disable" come from the snapshot of the current version.
   While the newest text is not linted yet there is none, so none are offered:
   the client's diagnostics are for an older text too, and clients ask again
@@ -222,6 +223,14 @@ class PipelintServer(LanguageServer):
             self.shown_errors.add(error)
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"pipelint: {error}"))
         self.publish(snapshot.document, diagnostics(snapshot, self.encoding))
+        # Editors ask for code actions as soon as diagnostics arrive (VS Code for
+        # its light bulb), and those need the tree: parse now, after the
+        # diagnostics have gone out, rather than when the request waits for it.
+        asyncio.get_running_loop().call_soon(self._parse_ahead, snapshot.document)
+
+    def _parse_ahead(self, document: DocumentText) -> None:
+        if self.current(document.uri) is document:
+            document.tree  # noqa: B018 - a cached_property, kept for this version
 
     def publish(self, document: DocumentText, found: list[types.Diagnostic]) -> None:
         params = types.PublishDiagnosticsParams(uri=document.uri, version=document.version, diagnostics=found)
