@@ -242,7 +242,12 @@ class PipelintServer(LanguageServer):
         if known is None or known[0] is not document:
             known = (document, asyncio.ensure_future(self.worker.run(fix_document, self.job(document))))
             self.fixes[document.uri] = known
-        return await asyncio.shield(known[1])
+        try:
+            return await asyncio.shield(known[1])
+        except Exception:
+            if self.fixes.get(document.uri) is known:
+                del self.fixes[document.uri]  # the next request tries again
+            raise
 
     def schedule(self, uri: str) -> None:
         self.cancel(uri)

@@ -159,3 +159,24 @@ async def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(mon
     await settled(server)
     assert [d.code for d in published[0].diagnostics] == ["PL001"]
     server.worker.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_failed_fix_all_is_not_kept(monkeypatch):
+    from pygls.workspace import Workspace
+
+    from pipelint.lsp import server as server_module
+
+    server = server_module.PipelintServer("loop")
+    server.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Full)
+    uri = "untitled:fix"
+    server.workspace.put_text_document(
+        types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text="cat access.log | grep 500\n")
+    )
+    document = server.current(uri)
+    with monkeypatch.context() as patch:
+        patch.setattr(server_module, "fix_document", lambda job: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            await server.fixed_source(document)
+    assert await server.fixed_source(document) == b"grep 500 < access.log\n"
+    server.worker.stop()
