@@ -62,7 +62,7 @@ from pipelint.lsp.worker import Worker, place_from_environment
 from pipelint.positions import Encoding
 
 # Long enough that a burst of keystrokes costs one lint (a 5,000-line script
-# takes 0.1-0.4 s, see docs/editors.md), short enough that diagnostics follow
+# takes 0.2-0.6 s, see docs/editors.md), short enough that diagnostics follow
 # a pause in typing.
 DEBOUNCE_SECONDS = 0.2
 

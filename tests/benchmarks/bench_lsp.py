@@ -16,7 +16,8 @@ Part 2, one real server per place the lint can run (PIPELINT_LSP_LINT_IN),
 driven over stdio by a pytest-lsp client, side by side in one run:
   didChange → diagnostics   a new version sent → its publishDiagnostics received,
                             the DEBOUNCE_SECONDS wait included (and shown without it)
-  hover, idle               a hover on a directive while nothing runs
+  hover after diagnostics   a hover on a directive just after a lint's diagnostics
+                            arrive (the server parses that text meanwhile)
   hover during lint         hovers sent one after another while the lint of a
                             saved version runs (didSave lints at once); "loop" is
                             the server before the worker: a hover waits for the lint
@@ -135,7 +136,7 @@ async def one_place(place: str, text: str, folder: Path, runs: int) -> None:
     print(f"{place}:")
     row("didChange → diagnostics", changes, f"(of which {DEBOUNCE_SECONDS * 1000:.0f} ms debounce)")
     row("  without the debounce", [c - DEBOUNCE_SECONDS for c in changes])
-    row("hover, idle", idle)
+    row("hover after diagnostics", idle)
     ranked = sorted(busy)
     p90, worst = ranked[int(len(ranked) * 0.9)] * 1000, ranked[-1] * 1000
     row("hover during lint", busy, f"p90 {p90:.0f} ms, max {worst:.0f} ms over {len(busy)} hovers")
