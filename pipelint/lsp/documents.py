@@ -88,6 +88,9 @@ def settings_for(path: Path | None, folder: Path) -> SettingsLookup:
         return SettingsLookup(SettingsResolver().for_path(target))
     except ConfigError as error:
         return SettingsLookup(Settings(root=folder), f"{error}; using the default settings until it is fixed")
+    except OSError as error:  # e.g. a path component over 255 bytes: the folders cannot be searched
+        problem = f"{target}: cannot look for a config file: {error.strerror or error}"
+        return SettingsLookup(Settings(root=folder), f"{problem}; using the default settings")
 
 
 @dataclass(eq=False)
