@@ -17,7 +17,7 @@ from tree_sitter import Tree
 
 from pipelint import config, syntax
 from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
-from pipelint.dialect import shebang_shell
+from pipelint.dialect import LANGUAGE_IDS, shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
 from pipelint.linter import FileReport, process
 from pipelint.positions import LineBreaks, LineIndex
@@ -26,12 +26,9 @@ MIB = 1024 * 1024
 # Documents bigger than this are not linted as you type.  A 5,000-line script
 # (128 KB) takes ~0.5 s to lint on the 2-core VM of docs/editors.md, so 1 MiB
 # is ~4 s per lint in the worker, the most worth repeating after each pause in
-# typing; `pipelint check` has no such limit.
+# typing.  Not the CLI's max-file-size (8 MiB by default): that bounds what
+# `pipelint check` will read at all, and 8 MiB would be ~30 s per pause here.
 LIVE_LINT_BYTES = 1 * MIB
-
-# languageId values editors send for shell scripts: VS Code "shellscript",
-# Neovim/Emacs the filetype or major mode ("sh", "bash"), Helix "bash".
-SHELL_LANGUAGE_IDS = frozenset({"shellscript", "sh", "bash", "ksh", "dash"})
 
 
 def to_bytes(text: str) -> bytes:
@@ -60,7 +57,7 @@ def is_shell_document(language_id: str | None, path: Path | None, source: bytes)
     """What the editor calls shell, or what `pipelint check` would pick in a folder."""
     if is_config_file(path):
         return False
-    if language_id and language_id.lower() in SHELL_LANGUAGE_IDS:
+    if language_id and language_id.lower() in LANGUAGE_IDS:
         return True
     if path is not None and path.name.endswith(SHELL_EXTENSIONS):
         return True
@@ -88,9 +85,6 @@ def settings_for(path: Path | None, folder: Path) -> SettingsLookup:
         return SettingsLookup(SettingsResolver().for_path(target))
     except ConfigError as error:
         return SettingsLookup(Settings(root=folder), f"{error}; using the default settings until it is fixed")
-    except OSError as error:  # e.g. a path component over 255 bytes: the folders cannot be searched
-        problem = f"{target}: cannot look for a config file: {error.strerror or error}"
-        return SettingsLookup(Settings(root=folder), f"{problem}; using the default settings")
 
 
 @dataclass(eq=False)

@@ -222,6 +222,7 @@ class PipelintServer(LanguageServer):
         if error and error not in self.shown_errors:
             self.shown_errors.add(error)
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"pipelint: {error}"))
+        self.log_rule_crashes(snapshot)
         self.publish(snapshot.document, diagnostics(snapshot, self.encoding))
         # Editors ask for code actions as soon as diagnostics arrive (VS Code for
         # its light bulb), and those need the tree: parse now, after the
@@ -231,6 +232,12 @@ class PipelintServer(LanguageServer):
     def _parse_ahead(self, document: DocumentText) -> None:
         if self.current(document.uri) is document:
             document.tree  # noqa: B018 - a cached_property, kept for this version
+
+    def log_rule_crashes(self, snapshot: Snapshot) -> None:
+        """A rule that raised: the other rules' diagnostics stand; the traceback goes to the log."""
+        for crash in snapshot.report.crashes if snapshot.report is not None else ():
+            message = f"internal error in {crash.code} on {snapshot.uri} (please report): {crash.summary}\n{crash.traceback}"
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
 
     def publish(self, document: DocumentText, found: list[types.Diagnostic]) -> None:
         params = types.PublishDiagnosticsParams(uri=document.uri, version=document.version, diagnostics=found)

@@ -125,16 +125,17 @@ async def settled(server) -> None:
         await asyncio.gather(*list(server.linting.values()))
 
 
-@pytest.mark.asyncio
-@pytest.mark.parametrize("place", ["loop", "thread"])
-async def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypatch, place):
+def server_with_one_document(monkeypatch, uri: str, place: str = "loop"):
+    """A server holding one open script, its messages, logs and diagnostics recorded in lists.
+
+    It lints in this process ("loop" or "thread"), so a test can patch the engine.
+    """
     from pygls.workspace import Workspace
 
     from pipelint.lsp import server as server_module
 
     server = server_module.PipelintServer(place)
     server.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Full)
-    uri = "untitled:crash"
     server.workspace.put_text_document(
         types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text="cat access.log | grep 500\n")
     )
@@ -142,6 +143,16 @@ async def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(mon
     monkeypatch.setattr(server, "window_show_message", shown.append)
     monkeypatch.setattr(server, "window_log_message", logged.append)
     monkeypatch.setattr(server, "text_document_publish_diagnostics", published.append)
+    return server, shown, logged, published
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("place", ["loop", "thread"])
+async def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypatch, place):
+    from pipelint.lsp import server as server_module
+
+    uri = "untitled:crash"
+    server, shown, logged, published = server_with_one_document(monkeypatch, uri, place)
 
     def crash(*args, **kwargs):
         raise RuntimeError("boom")
@@ -163,20 +174,41 @@ async def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(mon
 
 @pytest.mark.asyncio
 async def test_a_failed_fix_all_is_not_kept(monkeypatch):
-    from pygls.workspace import Workspace
-
     from pipelint.lsp import server as server_module
 
-    server = server_module.PipelintServer("loop")
-    server.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Full)
     uri = "untitled:fix"
-    server.workspace.put_text_document(
-        types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text="cat access.log | grep 500\n")
-    )
+    server, *_ = server_with_one_document(monkeypatch, uri)
     document = server.current(uri)
     with monkeypatch.context() as patch:
         patch.setattr(server_module, "fix_document", lambda job: 1 / 0)
         with pytest.raises(ZeroDivisionError):
             await server.fixed_source(document)
     assert await server.fixed_source(document) == b"grep 500 < access.log\n"
+    server.worker.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_rule_that_raises_is_logged_and_the_other_rules_still_publish(monkeypatch):
+    from pipelint.config import Settings
+    from pipelint.rule import Rule
+
+    class Raises(Rule):
+        code = "PL997"
+        name = "raises"
+        severity = Severity.WARNING
+
+        def check_pipeline(self, pipeline, context):
+            raise ValueError("boom")
+
+    default_rules = Settings.enabled_rules
+    monkeypatch.setattr(Settings, "enabled_rules", lambda self, path=None: [Raises, *default_rules(self, path)])
+    uri = "untitled:rule-crash"
+    server, shown, logged, published = server_with_one_document(monkeypatch, uri)
+    server.request_lint(uri)
+    await settled(server)
+    assert [d.code for d in published[0].diagnostics] == ["PL001"]
+    (log,) = logged
+    assert log.message.startswith(f"internal error in PL997 on {uri} (please report): ValueError: boom")
+    assert "Traceback" in log.message
+    assert shown == []
     server.worker.stop()
