@@ -110,6 +110,28 @@ class ScriptFacts:
         return known
 
     @cached_property
+    def aliases(self) -> frozenset[bytes]:
+        """Names the script defines with `alias NAME=…` (dash expands aliases in scripts; bash with expand_aliases)."""
+        names = set()
+        for node in self._gathered.commands:
+            if syntax.basename(syntax.command_name(node)) != b"alias":
+                continue
+            for argument in syntax.arguments(node):
+                name, equals, _ = syntax.text(argument).lstrip(b"\"'").partition(b"=")
+                if equals and name:
+                    names.add(name)
+        return frozenset(names)
+
+    @cached_property
+    def sources_files(self) -> bool:
+        """The script runs `. FILE` or `source FILE`: the sourced file may define any function or alias."""
+        return any(syntax.basename(syntax.command_name(node)) in (b".", b"source") for node in self._gathered.commands)
+
+    def redefines(self, name: bytes, functions: frozenset[bytes]) -> bool:
+        """Whether `name` may not be the program of that name: a function or alias of the script, or sourced code."""
+        return name in functions or name in self.aliases or self.sources_files
+
+    @cached_property
     def mounts_made(self) -> list[MountEvent]:
         """`mount -t nfs4 srv:/x /mnt/x`, `sshfs h:/ /mnt/h`, `umount /mnt/x` in the script, in order."""
         events: list[MountEvent] = []

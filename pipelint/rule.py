@@ -41,6 +41,14 @@ class Context:
         """Names of the functions the script defines (they run in the current shell)."""
         return syntax.defined_functions(self.root)
 
+    def redefines(self, name: bytes | None) -> bool:
+        """Whether the script may run something else under this command name (issue 13's class 4).
+
+        A function or alias the script defines (before or after the use), or any
+        sourced file, which could define one: no safe fix may rely on the name.
+        """
+        return name is not None and self.facts.redefines(name, self.functions)
+
     @cached_property
     def facts(self) -> ScriptFacts:
         """Script-wide facts (literal variables, mounts made, statement sequences), each computed on first use."""
