@@ -25,9 +25,9 @@ from pipelint.positions import LineBreaks, LineIndex
 MIB = 1024 * 1024
 # Documents bigger than this are not linted as you type.  A 5,000-line script
 # (128 KB) takes 0.35-0.6 s to lint on the 2-core VM of docs/editors.md, so
-# 1 MiB is 3-5 s per lint in the worker, the most worth repeating after each pause in
-# typing.  Not the CLI's max-file-size (8 MiB by default): that bounds what
-# `pipelint check` will read at all, and 8 MiB would be ~30 s per pause here.
+# 1 MiB is 3-5 s per lint in the worker, the most worth repeating after each
+# pause in typing.  Not the CLI's max-file-size (8 MiB by default): that
+# bounds what `pipelint check` reads at all; 8 MiB would be 25-40 s a pause.
 LIVE_LINT_BYTES = 1 * MIB
 
 
