@@ -112,6 +112,8 @@ def lint(source: bytes, settings: Settings, path: Path | None, mountinfo: str | 
     rules = settings.enabled_rules(path)
     name = str(path) if path else None
     result = checker.check(source, [rule() for rule in rules], name, settings, mountinfo)
+    if not settings.embedded:
+        return result
     _lint_regions(result, result.regions, result.suppressions, lambda region: checker.check(
         region.text, [rule() for rule in rules], name, settings, mountinfo, region=region
     ))

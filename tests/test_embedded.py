@@ -80,3 +80,22 @@ def test_dialect_of_the_inner_script_is_the_shell_that_runs_it():
 def test_zsh_and_unknown_shells_are_not_read():
     assert findings("zsh -c 'cat access.log | wc -l'\n") == []
     assert findings("python -c 'cat access.log | wc -l'\n") == []
+
+
+def test_embedded_false_lints_the_script_alone(tmp_path):
+    script = "sh -c 'cat access.log | wc -l'\n"
+    assert process(script.encode(), "outer.sh", Settings(embedded=False), None).findings == []
+
+
+def test_no_embedded_flag_and_config_key(tmp_path):
+    from cli_helpers import run_cli
+
+    (tmp_path / "job.sh").write_text("#!/bin/sh\nsh -c 'cat access.log | wc -l'\n")
+    assert run_cli("check", "--output-format", "concise", "job.sh", cwd=tmp_path).returncode == 1
+    assert run_cli("check", "--no-embedded", "job.sh", cwd=tmp_path).returncode == 0
+    (tmp_path / ".pipelint.toml").write_text("embedded = false\n")
+    assert run_cli("check", "job.sh", cwd=tmp_path).returncode == 0
+    assert run_cli("check", "--embedded", "job.sh", cwd=tmp_path).returncode == 1
+    (tmp_path / ".pipelint.toml").write_text('remote-shell = "zsh"\n')
+    completed = run_cli("check", "job.sh", cwd=tmp_path)
+    assert completed.returncode == 2 and b"remote-shell" in completed.stderr
