@@ -1,4 +1,4 @@
-"""One walk over a parsed script, handing each node to the rules that want it."""
+"""One pass over a parsed script: the candidates the rules start from (candidates.py), handed to their hooks."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from pipelint import embedded, suppression, syntax
+from pipelint import candidates, embedded, suppression, syntax
 from pipelint import pipeline as pipelines
 from pipelint.dialect import Dialect, adds_bashism, detect
 from pipelint.finding import Finding, FixAvailability, RuleCrash
+from pipelint.programs import WRAPPERS
 from pipelint.regions import Region
 from pipelint.rule import Context, Rule
 
@@ -132,39 +133,42 @@ def check(
 def _walk(
     parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard
 ) -> tuple[list[Finding], list[Node], list[Node]]:
-    """One walk over the tree, each node handed to the rules whose hooks want it; the comments and trusted commands seen."""
-    on_pipeline = [rule for rule in rules if rule.uses("check_pipeline")]
-    on_command = [rule for rule in rules if rule.uses("check_command")]
+    """Each candidate node handed to the rules whose hooks want it; the comments and trusted commands seen."""
+    found = candidates.find(candidates.plan(rules), parsed.root)
+    findings: list[Finding] = []
     by_type: dict[str, list[Rule]] = {}
     for rule in rules:
         for kind in rule.node_types:
             by_type.setdefault(kind, []).append(rule)
-    findings: list[Finding] = []
-    comments: list[Node] = []
-    commands: list[Node] = []
-    for node in syntax.walk(parsed.root):
-        kind = node.type
-        for rule in by_type.get(kind, ()):
+    for node in found.nodes:
+        for rule in by_type.get(node.type, ()):
             findings.extend(guard.run(rule, rule.check_node, node, context))
-        if kind == "comment":
-            comments.append(node)
-        elif kind == "command" and parsed.trusted(node.start_byte, node.end_byte):
-            commands.append(node)
-            if on_command:
-                model = context.command(node)
-                for rule in on_command:
-                    findings.extend(guard.run(rule, rule.check_command, model, context))
-        if (
-            on_pipeline
-            and kind in ("pipeline", "redirected_statement")
-            and pipelines.is_pipeline_root(node)
-            and parsed.trusted(node.start_byte, node.end_byte)
-        ):
-            built = pipelines.build(node, context.command)
-            if built is not None:
-                for rule in on_pipeline:
-                    findings.extend(guard.run(rule, rule.check_pipeline, built, context))
-    return findings, comments, commands
+    commands = [node for node in found.commands if parsed.trusted(node.start_byte, node.end_byte)]
+    on_command = [rule for rule in rules if rule.uses("check_command")]
+    for node in commands:
+        _check_command(node, on_command, context, guard, findings)
+    on_pipeline = [rule for rule in rules if rule.uses("check_pipeline")]
+    for root in found.pipelines if on_pipeline else ():
+        if not parsed.trusted(root.start_byte, root.end_byte):
+            continue
+        built = pipelines.build(root, context.command)
+        if built is not None:
+            for rule in on_pipeline:
+                findings.extend(guard.run(rule, rule.check_pipeline, built, context))
+    return findings, found.comments, commands
+
+
+def _check_command(node: Node, rules: list[Rule], context: Context, guard: _Guard, findings: list[Finding]) -> None:
+    """The command's model to each rule that starts from its program (read only when one does)."""
+    if not rules:
+        return
+    name = syntax.basename(syntax.command_name(node))
+    if all(rule.programs is not None and name not in rule.programs and name not in WRAPPERS for rule in rules):
+        return  # neither the program nor a wrapper that may run it: the model says the same, slower
+    model = context.command(node)
+    for rule in rules:
+        if rule.programs is None or model.program in rule.programs:
+            findings.extend(guard.run(rule, rule.check_command, model, context))
 
 
 class _Guard:

@@ -8,11 +8,12 @@ in the same shell. Nothing is computed for a file whose rules never ask.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from tree_sitter import Node
+from tree_sitter import Node, Query
 
 from pipelint import mounts, syntax
 from pipelint.command import Command
@@ -45,35 +46,52 @@ class Step:
     statement: Node  # the command with its redirects: what a finding underlines
 
 
+# What the facts are made of, captured in one query (syntax.captures). A
+# variable name counts as another use (`for NAME in`, `unset NAME`, `local
+# NAME`) unless it is assigned, expanded, exported or made readonly.
+_FACTS_QUERY = """
+(variable_assignment) @assignment
+(command (variable_assignment) @command_prefix)
+(variable_name) @variable
+(variable_assignment name: (variable_name) @not_other)
+(simple_expansion (variable_name) @not_other)
+(expansion (variable_name) @not_other)
+(declaration_command "export" (variable_name) @not_other)
+(declaration_command "readonly" (variable_name) @not_other)
+(word) @word
+(command) @command
+""" + "[" + " ".join(f"({kind})" for kind in sorted(BLOCKS)) + "] @block"
+
+
+@functools.cache
+def _facts_query() -> Query:
+    return Query(syntax.language(), _FACTS_QUERY)
+
+
 @dataclass
 class _Gathered:
-    """The nodes the facts are made of, from one walk over the tree."""
+    """The nodes the facts are made of, from one query over the tree."""
 
     assignments: dict[bytes, list[Node]] = field(default_factory=dict)
+    command_prefixes: set[int] = field(default_factory=set)  # ids of `LOG=x cmd` assignments: for cmd only
     other_uses: set[bytes] = field(default_factory=set)  # `for NAME in`, `unset NAME`, `local NAME`
     words: set[bytes] = field(default_factory=set)  # `read NAME`, `printf -v NAME`, `getopts … NAME`
     commands: list[Node] = field(default_factory=list)
     blocks: list[Node] = field(default_factory=list)
 
-    def add(self, node: Node) -> None:
-        kind = node.type
-        if kind == "variable_assignment":
+    @classmethod
+    def of(cls, root: Node) -> _Gathered:
+        captured = syntax.captures(_facts_query(), root)
+        gathered = cls(commands=captured.get("command", []), blocks=captured.get("block", []))
+        for node in captured.get("assignment", []):
             name = node.child_by_field_name("name")
             if name is not None:
-                self.assignments.setdefault(syntax.text(name), []).append(node)
-        elif kind == "variable_name":
-            parent = node.parent
-            if parent is not None and parent.type not in ("variable_assignment", "simple_expansion", "expansion"):
-                if not (
-                    parent.type == "declaration_command" and syntax.text(parent).split()[0] in (b"export", b"readonly")
-                ):
-                    self.other_uses.add(syntax.text(node))
-        elif kind == "word":
-            self.words.add(syntax.text(node))
-        elif kind == "command":
-            self.commands.append(node)
-        elif kind in BLOCKS:
-            self.blocks.append(node)
+                gathered.assignments.setdefault(syntax.text(name), []).append(node)
+        gathered.command_prefixes = {node.id for node in captured.get("command_prefix", [])}
+        not_other = {node.id for node in captured.get("not_other", [])}
+        gathered.other_uses = {syntax.text(node) for node in captured.get("variable", []) if node.id not in not_other}
+        gathered.words = {syntax.text(node) for node in captured.get("word", [])}
+        return gathered
 
 
 class ScriptFacts:
@@ -85,10 +103,7 @@ class ScriptFacts:
 
     @cached_property
     def _gathered(self) -> _Gathered:
-        gathered = _Gathered()
-        for node in syntax.walk(self.root):
-            gathered.add(node)
-        return gathered
+        return _Gathered.of(self.root)
 
     @cached_property
     def literal_variables(self) -> LiteralVariables:
@@ -102,7 +117,7 @@ class ScriptFacts:
             value = node.child_by_field_name("value")
             if any(child.type == "+=" for child in node.children):
                 continue
-            if node.parent is not None and node.parent.type == "command":
+            if node.id in gathered.command_prefixes:
                 continue  # `LOG=x cmd` sets it for cmd only
             literal = b"" if value is None else syntax.literal_value(value)
             if literal is not None:

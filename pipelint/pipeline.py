@@ -10,7 +10,7 @@ the shell applies to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -89,34 +89,36 @@ def redirect_operator_end(redirect: Node) -> int:
     return redirect.end_byte
 
 
-def is_pipeline_root(node: Node) -> bool:
-    """True for the outermost node of a logical pipeline."""
-    if not _contains_pipeline(node):
-        return False
-    parent = node.parent
-    if parent is not None and _heredoc_continuation(parent) == node:
-        return False
-    return parent is None or not (_contains_pipeline(parent) and _is_stage_container(parent, node))
+# What to capture to find pipelines (`roots` takes the captures): every
+# `pipeline`, every redirected statement holding one (`(a | b) 2>e | c`,
+# `cat <<EOF | x`), and the stages tree-sitter files under a here-document operator.
+QUERY = """
+(pipeline) @pipeline
+(redirected_statement body: (pipeline)) @pipeline
+(redirected_statement (heredoc_redirect (pipeline))) @pipeline
+(heredoc_redirect (pipeline) @pipeline_continuation)
+"""
 
 
-def _contains_pipeline(node: Node) -> bool:
-    if node.type == "pipeline":
-        return True
-    if node.type == "redirected_statement":
-        body = node.child_by_field_name("body")
-        if body is not None and body.type == "pipeline":
-            return True
-        return any(_heredoc_continuation(child) is not None for child in node.children)
-    return False
+def roots(captured: Iterable[Node], continuations: Iterable[Node]) -> list[Node]:
+    """The outermost node of each logical pipeline among the captures of QUERY, in document order.
 
-
-def _is_stage_container(parent: Node, child: Node) -> bool:
-    """Whether child is a piece of parent's pipeline rather than something nested in it."""
-    if parent.type == "pipeline":
-        return True
-    if parent.type == "redirected_statement":
-        return child == parent.child_by_field_name("body")
-    return False
+    A captured node is a piece of another's pipeline when it is a stage of a
+    captured `pipeline`, the body of a captured redirected statement, or a
+    here-document's continuation. Decided top-down from the captures: asking
+    a node for its parent costs tree-sitter the node's depth, which made
+    pipelines nested in `$(…)` quadratic (issue 14).
+    """
+    nodes = {node.id: node for node in captured}
+    inner = {node.id for node in continuations}
+    for node in nodes.values():
+        if node.type == "pipeline":
+            inner.update(child.id for child in node.named_children)
+        else:
+            body = node.child_by_field_name("body")
+            if body is not None:
+                inner.add(body.id)
+    return sorted((node for key, node in nodes.items() if key not in inner), key=lambda node: node.start_byte)
 
 
 def _heredoc_continuation(redirect: Node) -> Node | None:
@@ -138,28 +140,38 @@ def build(root: Node, reader: CommandReader = command.read) -> Pipeline | None:
     return Pipeline(root=root, stages=stages)
 
 
-def _flatten(node: Node, stages: list[Stage], reader: CommandReader) -> None:
-    if node.type == "pipeline":
-        for child in node.children:
-            if child.type in ("|", "|&"):
-                if stages:
-                    stages[-1].operator_after = child
-            elif child.is_named and child.type != "comment":
-                _flatten(child, stages, reader)
-        return
-    if node.type == "redirected_statement":
-        body = node.child_by_field_name("body")
-        redirects = [child for child in node.children if child.type in REDIRECT_TYPES]
-        if body is not None:
-            _flatten(body, stages, reader)
-        continuations = []
-        for redirect in redirects:
+def _flatten(root: Node, stages: list[Stage], reader: CommandReader) -> None:
+    """Stages in the shell's order; iterative, since `a 2>e | b 2>e | …` nests one level per stage."""
+    pending: list[Node | _Redirects] = [root]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, _Redirects):
             if stages:
-                stages[-1].redirects.append(redirect)
-            continuation = _heredoc_continuation(redirect)
-            if continuation is not None:
-                continuations.append(continuation)
-        for continuation in continuations:
-            _flatten(continuation, stages, reader)
-        return
-    stages.append(Stage(command=node, reader=reader))
+                stages[-1].redirects.extend(item.nodes)
+            continue
+        node = item
+        if node.type == "pipeline":
+            parts = [child for child in node.children if child.type in ("|", "|&") or _is_stage_node(child)]
+            pending.extend(reversed(parts))
+        elif node.type in ("|", "|&"):
+            if stages:
+                stages[-1].operator_after = node
+        elif node.type == "redirected_statement":
+            body = node.child_by_field_name("body")
+            redirects = [child for child in node.children if child.type in REDIRECT_TYPES]
+            continuations = [c for c in map(_heredoc_continuation, redirects) if c is not None]
+            # The body's stages, then the redirects (they belong to its last stage), then what follows a here-document.
+            pending.extend(reversed([*([body] if body is not None else []), _Redirects(redirects), *continuations]))
+        else:
+            stages.append(Stage(command=node, reader=reader))
+
+
+def _is_stage_node(child: Node) -> bool:
+    return child.is_named and child.type != "comment"
+
+
+@dataclass(frozen=True)
+class _Redirects:
+    """A redirected statement's redirects, to append to the last stage flattened so far."""
+
+    nodes: list[Node]

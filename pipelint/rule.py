@@ -88,8 +88,9 @@ class Rule:
     (docs/architecture.md, "Adding a rule"); the checker calls only those:
     - `check_pipeline(pipeline, context)`: every pipeline of two or more
       stages, flattened (`pipeline.Pipeline`);
-    - `check_command(command, context)`: every simple command, as the model
-      `command.Command`;
+    - `check_command(command, context)`: every simple command whose program
+      (`Command.program`, seen through wrappers) is in `programs`, as the
+      model `command.Command`; every simple command when `programs` is None;
     - `check_node(node, context)`: every tree-sitter node whose type is in
       `node_types`.
     What depends on the whole script is asked of `context.facts`.
@@ -100,6 +101,9 @@ class Rule:
     severity: ClassVar[Severity]
     fix_availability: ClassVar[FixAvailability] = FixAvailability.NEVER
     node_types: ClassVar[frozenset[str]] = frozenset()  # for check_node
+    # The programs check_command can find something in (`{b"dd"}`): the checker
+    # reads no other command for the rule (candidates.py). None: every command.
+    programs: ClassVar[frozenset[bytes] | None] = None
     enabled_by_default: ClassVar[bool] = True
     # ShellCheck codes whose `# shellcheck disable=` comments also silence this rule.
     shellcheck_codes: ClassVar[tuple[str, ...]] = ()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Iterator
 
@@ -70,6 +71,26 @@ def walk(root: Node) -> Iterator[Node]:
         while not cursor.goto_next_sibling():
             if not cursor.goto_parent():
                 return
+
+
+def captures(query: Query, root: Node) -> dict[str, list[Node]]:
+    """The query's captures below root, by capture name, in document order; ERROR subtrees left out as `walk` does.
+
+    The query runs in C: on 545 Debian scripts, capturing the 12.9k commands
+    cost about what walking the 228k nodes in Python cost for the walk alone,
+    before any dispatch (tests/benchmarks/bench_lint.py).
+    """
+    found = QueryCursor(query).captures(root)
+    if not root.has_error:
+        return found
+    errors = [(node.start_byte, node.end_byte) for node in outermost_errors(root)]
+    starts = [start for start, _ in errors]
+
+    def in_error(node: Node) -> bool:
+        index = bisect.bisect_right(starts, node.start_byte) - 1
+        return index >= 0 and node.end_byte <= errors[index][1]
+
+    return {name: [node for node in nodes if not in_error(node)] for name, nodes in found.items()}
 
 
 def command_name(command: Node) -> bytes | None:

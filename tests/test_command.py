@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tree_sitter import Query
 
 from pipelint import command, pipeline, syntax
 
@@ -172,11 +173,8 @@ def test_computed_value_is_still_exact():
 )
 def test_applied_redirects_agree_with_pipeline_stages(script):
     root = syntax.parse(script.encode()).root_node
-    built = [
-        pipeline.build(node)
-        for node in syntax.walk(root)
-        if node.type in ("pipeline", "redirected_statement") and pipeline.is_pipeline_root(node)
-    ]
+    captured = syntax.captures(Query(syntax.language(), pipeline.QUERY), root)
+    built = [pipeline.build(node) for node in pipeline.roots(captured["pipeline"], captured.get("pipeline_continuation", []))]
     stages = [stage for found in built if found is not None for stage in found.stages]
     assert stages
     for stage in stages:

@@ -62,6 +62,7 @@ class DdSmallBlocksRule(Rule):
     name = "dd-small-blocks"
     severity = Severity.WARNING
     fix_availability = FixAvailability.ALWAYS  # display-only where the block size means something
+    programs = frozenset({b"dd"})
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         last = len(pipeline.stages) - 1

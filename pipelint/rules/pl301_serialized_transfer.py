@@ -177,6 +177,7 @@ class SerializedTransferRule(Rule):
     name = "serialized-transfer"
     severity = Severity.WARNING
     fix_availability = FixAvailability.NEVER
+    programs = frozenset(name.encode() for name in compressors.COMPRESSORS)
 
     def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
         if command.program is None or command.program.decode("utf-8", "replace") not in compressors.COMPRESSORS:

@@ -82,6 +82,7 @@ class DoubleCompressionRule(Rule):
     name = "double-compression"
     severity = Severity.WARNING
     fix_availability = FixAvailability.ALWAYS
+    programs = frozenset({b"ssh"})
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         for index, stage in enumerate(pipeline.stages[:-1]):

@@ -47,6 +47,7 @@ class BulkLoadOrderRule(Rule):
     name = "bulk-load-order"
     severity = Severity.INFO
     fix_availability = FixAvailability.NEVER  # advice only (Finding.help)
+    programs = frozenset(name.encode() for name in SQL_CLIENTS | BULK_IMPORTERS)
 
     def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
         program = _program(command)

@@ -1,0 +1,78 @@
+"""The nodes a file's rules can start from, found by one compiled tree-sitter query run in C.
+
+Walking every node in Python and offering each to every rule cost more than
+parsing (issue 11: 2.1 M walk calls and 15.5 M dispatch calls on 2,079
+scripts). Instead, each rule set gets one query, compiled once per process,
+that captures only what the rules start from: pipelines (`check_pipeline`),
+simple commands (`check_command`, and the regions `embedded` finds), the node
+types of `check_node`, and comments (suppressions). Python then touches the
+captures only, and reads a command's model only when its literal name is one
+a rule declared in `Rule.programs`, a wrapper that may run one
+(`sudo dd`, `nice gzip`), or a lead of `embedded` (`sh -c`).
+
+Matching command names in the query (`#match?`) was measured slower than
+capturing every command and comparing its name in Python: on 545 Debian
+scripts, 0.19 s against 0.12 s (tests/benchmarks/bench_lint.py corpus).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from tree_sitter import Node, Query
+
+from pipelint import embedded, syntax
+from pipelint import pipeline as pipelines
+from pipelint.programs import WRAPPERS
+from pipelint.rule import Rule
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one rule set starts from, and the query that finds it."""
+
+    query: Query
+    # Literal command names (basenames) worth reading a model for; None: every command.
+    programs: frozenset[bytes] | None
+    regions: frozenset[bytes]  # names that may lead to a region (`embedded.LEADS`)
+
+
+@dataclass
+class Found:
+    """One file's captures, outside ERROR subtrees, in document order."""
+
+    commands: list[Node]  # simple commands some hook or region finder may want
+    pipelines: list[Node]  # the root of each logical pipeline
+    comments: list[Node]
+    nodes: list[Node]  # nodes of the types some rule's `node_types` names
+
+
+def plan(rules: Iterable[Rule]) -> Plan:
+    return _plan(tuple(sorted({type(rule) for rule in rules}, key=lambda rule: rule.code)))
+
+
+@functools.cache
+def _plan(rules: tuple[type[Rule], ...]) -> Plan:
+    patterns = ["(comment) @comment", "(command) @command"]
+    if any(rule.uses("check_pipeline") for rule in rules):
+        patterns.append(pipelines.QUERY)
+    kinds = sorted({kind for rule in rules for kind in rule.node_types})
+    if kinds:
+        patterns.append("[" + " ".join(f"({kind})" for kind in kinds) + "] @node")
+    on_command = [rule for rule in rules if rule.uses("check_command")]
+    programs: frozenset[bytes] | None = embedded.LEADS | frozenset(WRAPPERS)
+    for rule in on_command:
+        programs = None if rule.programs is None or programs is None else programs | rule.programs
+    return Plan(Query(syntax.language(), "\n".join(patterns)), programs, embedded.LEADS)
+
+
+def find(plan: Plan, root: Node) -> Found:
+    captured = syntax.captures(plan.query, root)
+    commands = captured.get("command", [])
+    if plan.programs is not None:
+        wanted = plan.programs
+        commands = [node for node in commands if syntax.basename(syntax.command_name(node)) in wanted]
+    roots = pipelines.roots(captured.get("pipeline", []), captured.get("pipeline_continuation", []))
+    return Found(commands, roots, captured.get("comment", []), captured.get("node", []))
