@@ -54,7 +54,7 @@ class Settings:
 
     def enabled_rules(self, path: Path | None = None) -> list[type[Rule]]:
         codes = _selected_codes(self.select, self.extend_select, self.ignore)
-        if path is not None:
+        if path is not None and self.per_file_ignores:  # resolving the path costs a few lstat calls
             codes -= self._ignored_for(path)
         return [rule for rule in registry.RULES if rule.code in codes]
 

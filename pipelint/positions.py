@@ -60,6 +60,7 @@ class LineIndex:
         self.source = source
         self.breaks = breaks
         self.line_starts = [0, *(match.end() for match in breaks.value.finditer(source))]
+        self._ascii: dict[int, bool] = {}
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.line_starts, offset) - 1
@@ -77,6 +78,14 @@ class LineIndex:
         """The line without its terminator, decoded losslessly."""
         return self.source[self.line_starts[line] : self.line_end(line)].decode("utf-8", "surrogateescape")
 
+    def _is_ascii(self, line: int) -> bool:
+        """Whether the line is ASCII, asked once per line: decoding each finding's line prefix
+        again made a one-line script with many findings quadratic (issue 14's nested `$(…)`)."""
+        known = self._ascii.get(line)
+        if known is None:
+            known = self._ascii[line] = self.line_bytes(line).isascii()
+        return known
+
     def position(self, offset: int, encoding: Encoding = Encoding.CHARACTERS) -> Position:
         offset = max(0, min(offset, len(self.source)))
         line = self.line_of(offset)
@@ -84,9 +93,9 @@ class LineIndex:
             # Between the "\r" and "\n" of one terminator: that is the line's end for
             # a client, which would otherwise clamp a column past it the same way.
             offset = min(offset, self.line_end(line))
+        if encoding is Encoding.UTF8 or self._is_ascii(line):
+            return Position(line, offset - self.line_starts[line])  # a byte is a character and a UTF-16 unit
         prefix = self.source[self.line_starts[line] : offset]
-        if encoding is Encoding.UTF8:
-            return Position(line, len(prefix))
         return Position(line, _units(prefix.decode("utf-8", "surrogateescape"), encoding))
 
     def offset(self, position: Position, encoding: Encoding = Encoding.CHARACTERS) -> int:

@@ -73,15 +73,22 @@ def walk(root: Node) -> Iterator[Node]:
                 return
 
 
-def captures(query: Query, root: Node) -> dict[str, list[Node]]:
-    """The query's captures below root, by capture name, in document order; ERROR subtrees left out as `walk` does.
+# tree-sitter's query cursor counts depth in 16 bits: below 65,535 levels
+# (32k nested `$(…)`) captures go missing and the search turns quadratic.
+# Deeper trees are searched in bands of this many levels, each by its own cursor.
+QUERY_DEPTH = 60_000
 
-    The query runs in C: on 545 Debian scripts, capturing the 12.9k commands
-    cost about what walking the 228k nodes in Python cost for the walk alone,
-    before any dispatch (tests/benchmarks/bench_lint.py).
+
+def captures(query: Query, root: Node, *, outside_errors: bool = True) -> dict[str, list[Node]]:
+    """The query's captures below root, by capture name, in document order.
+
+    outside_errors: leave out ERROR subtrees, as `walk` does.
+
+    The query runs in C: capturing every command of a script costs a fraction
+    of a Python walk over its nodes (candidates.py has the numbers).
     """
-    found = QueryCursor(query).captures(root)
-    if not root.has_error:
+    found = _captures_in_bands(query, root)
+    if not outside_errors or not root.has_error:
         return found
     errors = [(node.start_byte, node.end_byte) for node in outermost_errors(root)]
     starts = [start for start, _ in errors]
@@ -91,6 +98,41 @@ def captures(query: Query, root: Node) -> dict[str, list[Node]]:
         return index >= 0 and node.end_byte <= errors[index][1]
 
     return {name: [node for node in nodes if not in_error(node)] for name, nodes in found.items()}
+
+
+def _captures_in_bands(query: Query, root: Node) -> dict[str, list[Node]]:
+    deep = nodes_at_depth(root, QUERY_DEPTH)
+    cursor = QueryCursor(query)
+    if not deep:
+        return cursor.captures(root)
+    cursor.set_max_start_depth(QUERY_DEPTH - 1)  # the deep nodes start bands of their own
+    found = cursor.captures(root)
+    for band in deep:
+        for name, nodes in _captures_in_bands(query, band).items():
+            found.setdefault(name, []).extend(nodes)
+    for nodes in found.values():
+        nodes.sort(key=lambda node: (node.start_byte, -node.end_byte))
+    return found
+
+
+def nodes_at_depth(root: Node, depth: int) -> list[Node]:
+    """The nodes exactly depth levels below root, found without visiting the tree's shallow parts.
+
+    A node's descendant_count (itself included) bounds how deep its subtree
+    goes, so only subtrees that can reach the depth are entered: one look at
+    the root for almost every script, a walk down the deep spine for others.
+    """
+    if root.descendant_count <= depth:
+        return []
+    found: list[Node] = []
+    stack = [(root, 0)]
+    while stack:
+        node, level = stack.pop()
+        if level == depth:
+            found.append(node)
+            continue
+        stack.extend((child, level + 1) for child in reversed(node.children) if child.descendant_count >= depth - level)
+    return found
 
 
 def command_name(command: Node) -> bytes | None:
@@ -259,14 +301,12 @@ def _comments_query() -> Query:
 
 def comment_starts(root: Node) -> list[int]:
     """Where each comment below root begins, in order."""
-    captures = QueryCursor(_comments_query()).captures(root)
-    return sorted(node.start_byte for node in captures.get("comment", []))
+    return sorted(node.start_byte for node in captures(_comments_query(), root, outside_errors=False).get("comment", []))
 
 
 def defined_functions(root: Node) -> frozenset[bytes]:
     """Names of the functions a script defines (they run in the current shell)."""
-    captures = QueryCursor(_function_names_query()).captures(root)
-    return frozenset(text(node) for node in captures.get("name", []))
+    return frozenset(text(node) for node in captures(_function_names_query(), root, outside_errors=False).get("name", []))
 
 
 def redirect_parts(redirect: Node) -> tuple[int | None, str, Node | None]:
