@@ -72,7 +72,14 @@ def find(plan: Plan, root: Node) -> Found:
     captured = syntax.captures(plan.query, root)
     commands = captured.get("command", [])
     if plan.programs is not None:
-        wanted = plan.programs
-        commands = [node for node in commands if syntax.basename(syntax.command_name(node)) in wanted]
+        commands = [node for node in commands if _literal_basename(node) in plan.programs]
     roots = pipelines.roots(captured.get("pipeline", []), captured.get("pipeline_continuation", []))
     return Found(commands, roots, captured.get("comment", []), captured.get("node", []))
+
+
+def _literal_basename(command: Node) -> bytes | None:
+    """The last path component of the command's name as written; quoted or computed names keep
+    their quotes and `$`, so they match no program, as `syntax.command_name` would not name one.
+    Cheaper than it on the 34k commands of the bench corpus (0.13 s against 0.16 s with the query)."""
+    name = command.child_by_field_name("name")
+    return None if name is None else name.text.rsplit(b"/", 1)[-1]  # type: ignore[union-attr]

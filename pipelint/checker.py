@@ -118,7 +118,8 @@ def check(
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
     still_broken = syntax.error_ranges(parsed.root)
     result.error_count = parsed.error_count
-    result.suppressions = suppression.collect(comments, len(source))
+    if suppression.may_hold_directives(source):
+        result.suppressions = suppression.collect(comments, len(source))
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
             continue

@@ -9,7 +9,7 @@ in the same shell. Nothing is computed for a file whose rules never ask.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -17,6 +17,7 @@ from tree_sitter import Node, Query
 
 from pipelint import mounts, syntax
 from pipelint.command import Command
+from pipelint.programs import WRAPPERS
 from pipelint.static_paths import LiteralVariables, static_path
 
 # Commands that mount a network filesystem of a known type, and those that unmount.
@@ -28,6 +29,8 @@ _MOUNT_HELPERS = {
     b"sshfs": "fuse.sshfs",
 }
 _UNMOUNTERS = frozenset({b"umount", b"fusermount", b"fusermount3"})
+# Names whose command may mount or unmount: those, `mount`, and the wrappers that may run them.
+_MOUNT_LEADS = frozenset(_MOUNT_HELPERS) | _UNMOUNTERS | {b"mount"} | frozenset(WRAPPERS)
 
 # Nodes whose named children run one after another in the same shell.
 BLOCKS = frozenset(
@@ -46,10 +49,10 @@ class Step:
     statement: Node  # the command with its redirects: what a finding underlines
 
 
-# What the facts are made of, captured in one query (syntax.captures). A
-# variable name counts as another use (`for NAME in`, `unset NAME`, `local
+# What the variable facts are made of, captured in one query (syntax.captures).
+# A variable name counts as another use (`for NAME in`, `unset NAME`, `local
 # NAME`) unless it is assigned, expanded, exported or made readonly.
-_FACTS_QUERY = """
+_VARIABLES_QUERY = """
 (variable_assignment) @assignment
 (command (variable_assignment) @command_prefix)
 (variable_name) @variable
@@ -59,39 +62,60 @@ _FACTS_QUERY = """
 (declaration_command "export" (variable_name) @not_other)
 (declaration_command "readonly" (variable_name) @not_other)
 (word) @word
-(command) @command
-""" + "[" + " ".join(f"({kind})" for kind in sorted(BLOCKS)) + "] @block"
+"""
+_STATEMENTS_QUERY = "(command) @command\n[" + " ".join(f"({kind})" for kind in sorted(BLOCKS)) + "] @block"
 
 
 @functools.cache
-def _facts_query() -> Query:
-    return Query(syntax.language(), _FACTS_QUERY)
+def _query(text: str) -> Query:
+    return Query(syntax.language(), text)
 
 
 @dataclass
-class _Gathered:
-    """The nodes the facts are made of, from one query over the tree."""
+class _Variables:
+    """The nodes the variable facts are made of: one query, run only when a rule asks about variables."""
 
     assignments: dict[bytes, list[Node]] = field(default_factory=dict)
     command_prefixes: set[int] = field(default_factory=set)  # ids of `LOG=x cmd` assignments: for cmd only
     other_uses: set[bytes] = field(default_factory=set)  # `for NAME in`, `unset NAME`, `local NAME`
     words: set[bytes] = field(default_factory=set)  # `read NAME`, `printf -v NAME`, `getopts … NAME`
-    commands: list[Node] = field(default_factory=list)
-    blocks: list[Node] = field(default_factory=list)
 
     @classmethod
-    def of(cls, root: Node) -> _Gathered:
-        captured = syntax.captures(_facts_query(), root)
-        gathered = cls(commands=captured.get("command", []), blocks=captured.get("block", []))
+    def of(cls, root: Node) -> _Variables:
+        captured = syntax.captures(_query(_VARIABLES_QUERY), root)
+        found = cls()
         for node in captured.get("assignment", []):
             name = node.child_by_field_name("name")
             if name is not None:
-                gathered.assignments.setdefault(syntax.text(name), []).append(node)
-        gathered.command_prefixes = {node.id for node in captured.get("command_prefix", [])}
+                found.assignments.setdefault(syntax.text(name), []).append(node)
+        found.command_prefixes = {node.id for node in captured.get("command_prefix", [])}
         not_other = {node.id for node in captured.get("not_other", [])}
-        gathered.other_uses = {syntax.text(node) for node in captured.get("variable", []) if node.id not in not_other}
-        gathered.words = {syntax.text(node) for node in captured.get("word", [])}
-        return gathered
+        found.other_uses = {syntax.text(node) for node in captured.get("variable", []) if node.id not in not_other}
+        found.words = {syntax.text(node) for node in captured.get("word", [])}
+        return found
+
+
+class _OnFirstUse(Mapping):
+    """A mapping computed the first time it is read: `static_path` of a literal path never reads it."""
+
+    def __init__(self, compute: Callable[[], dict]):
+        self._compute = compute
+        self._data: dict | None = None
+
+    @property
+    def _values(self) -> dict:
+        if self._data is None:
+            self._data = self._compute()
+        return self._data
+
+    def __getitem__(self, key):
+        return self._values[key]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
 
 
 class ScriptFacts:
@@ -102,22 +126,33 @@ class ScriptFacts:
         self._read = read  # the file's cached command reader (`Context.command`)
 
     @cached_property
-    def _gathered(self) -> _Gathered:
-        return _Gathered.of(self.root)
+    def _variables(self) -> _Variables:
+        return _Variables.of(self.root)
+
+    @cached_property
+    def _statements(self) -> dict[str, list[Node]]:
+        return syntax.captures(_query(_STATEMENTS_QUERY), self.root)
+
+    @property
+    def _commands(self) -> list[Node]:
+        return self._statements.get("command", [])
 
     @cached_property
     def literal_variables(self) -> LiteralVariables:
-        """Variables set once in the script to a literal and never touched otherwise."""
-        gathered = self._gathered
-        known: LiteralVariables = {}
-        for name, nodes in gathered.assignments.items():
-            if len(nodes) != 1 or name in gathered.other_uses or name in gathered.words:
+        """Variables set once in the script to a literal and never touched otherwise (found on first read)."""
+        return _OnFirstUse(self._literal_variables)
+
+    def _literal_variables(self) -> dict[bytes, tuple[int, bytes]]:
+        found = self._variables
+        known: dict[bytes, tuple[int, bytes]] = {}
+        for name, nodes in found.assignments.items():
+            if len(nodes) != 1 or name in found.other_uses or name in found.words:
                 continue
             node = nodes[0]
             value = node.child_by_field_name("value")
             if any(child.type == "+=" for child in node.children):
                 continue
-            if node.id in gathered.command_prefixes:
+            if node.id in found.command_prefixes:
                 continue  # `LOG=x cmd` sets it for cmd only
             literal = b"" if value is None else syntax.literal_value(value)
             if literal is not None:
@@ -128,7 +163,7 @@ class ScriptFacts:
     def aliases(self) -> frozenset[bytes]:
         """Names the script defines with `alias NAME=…` (dash expands aliases in scripts; bash with expand_aliases)."""
         names = set()
-        for node in self._gathered.commands:
+        for node in self._commands:
             if syntax.basename(syntax.command_name(node)) != b"alias":
                 continue
             for argument in syntax.arguments(node):
@@ -140,7 +175,7 @@ class ScriptFacts:
     @cached_property
     def sources_files(self) -> bool:
         """The script runs `. FILE` or `source FILE`: the sourced file may define any function or alias."""
-        return any(syntax.basename(syntax.command_name(node)) in (b".", b"source") for node in self._gathered.commands)
+        return any(syntax.basename(syntax.command_name(node)) in (b".", b"source") for node in self._commands)
 
     def redefines(self, name: bytes, functions: frozenset[bytes]) -> bool:
         """Whether `name` may not be the program of that name: a function or alias of the script, or sourced code."""
@@ -150,7 +185,9 @@ class ScriptFacts:
     def mounts_made(self) -> list[MountEvent]:
         """`mount -t nfs4 srv:/x /mnt/x`, `sshfs h:/ /mnt/h`, `umount /mnt/x` in the script, in order."""
         events: list[MountEvent] = []
-        for node in self._gathered.commands:
+        for node in self._commands:
+            if syntax.basename(syntax.command_name(node)) not in _MOUNT_LEADS:
+                continue  # reading every command's model cost PL102 most of its time
             model = self._read(node)
             if model.program in _UNMOUNTERS:
                 for point in model.operands:
@@ -200,7 +237,7 @@ class ScriptFacts:
     def _sequences(self) -> dict[int, tuple[list[Step], int]]:
         """For each command that is a step of a block: the block's steps and its index among them."""
         found: dict[int, tuple[list[Step], int]] = {}
-        for block in self._gathered.blocks:
+        for block in self._statements.get("block", []):
             steps = _steps(block)
             for index, step in enumerate(steps):
                 found[step.command.id] = (steps, index)

@@ -8,6 +8,7 @@ when the script sets LOG once to a literal (`facts.ScriptFacts.literal_variables
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -17,7 +18,7 @@ from pipelint import syntax
 _GLOB = frozenset(b"*?[{")
 
 # Variables the script sets once to a literal: name → (offset where it is set, value).
-LiteralVariables = dict[bytes, tuple[int, bytes]]
+LiteralVariables = Mapping[bytes, tuple[int, bytes]]
 
 
 @dataclass(frozen=True)

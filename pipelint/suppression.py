@@ -73,6 +73,11 @@ def _before_first_command(comment: Node) -> bool:
     return True
 
 
+def may_hold_directives(source: bytes) -> bool:
+    """Whether any comment of source can be a directive: most scripts name neither tool, and their comments need no reading."""
+    return b"pipelint" in source or b"shellcheck" in source
+
+
 def collect(comments: list[Node], source_length: int) -> list[Suppression]:
     suppressions = []
     for comment in comments:
