@@ -25,10 +25,12 @@ import asyncio
 import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TypeVar
+
+from pipelint.parallel import InlineExecutor
 
 LINT_IN_VARIABLE = "PIPELINT_LSP_LINT_IN"
 PLACES = ("process", "thread", "loop")
@@ -37,18 +39,6 @@ WORKERS = 2
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
-
-
-class InlineExecutor(Executor):
-    """Runs each job at once in the caller's thread: the old in-loop behaviour."""
-
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        future: Future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as error:  # handed to whoever awaits the job, as a pool would
-            future.set_exception(error)
-        return future
 
 
 def _warm_up() -> None:
