@@ -17,7 +17,9 @@ from pipelint.rule import Rule
 CONFIG_FILES = (".pipelint.toml", "pyproject.toml")  # the first found in a folder wins
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "slow-mounts")
-_KNOWN_KEYS = frozenset(_LIST_KEYS) | {"per-file-ignores", "unsafe-fixes", "max-file-size", "embedded", "remote-shell"}
+_KNOWN_KEYS = frozenset(_LIST_KEYS) | {
+    "per-file-ignores", "unsafe-fixes", "max-file-size", "embedded", "remote-shell", "cache-dir"
+}  # fmt: skip
 
 # What `remote-shell` may name: the dialect of the scripts ssh and `su -c` run.
 REMOTE_SHELLS = ("sh", "bash")
@@ -27,7 +29,9 @@ _PATTERN_KEYS = ("exclude", "extend-exclude")
 # measurement behind the number. 0 in the config or on the command line: no limit.
 DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
 
-DEFAULT_EXCLUDE = (".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", "build", "dist")
+DEFAULT_EXCLUDE = (
+    ".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", "build", "dist", ".pipelint_cache"
+)  # fmt: skip
 
 
 class ConfigError(Exception):
@@ -49,6 +53,7 @@ class Settings:
     # Dockerfiles and CI files; `embedded = false` / --no-embedded: scripts only.
     embedded: bool = True
     remote_shell: str = "sh"  # the shell of the scripts `ssh host '…'` and `su -c '…'` run
+    cache_dir: Path | None = None  # where `pipelint check` keeps results (cache.py); None: ./.pipelint_cache
     root: Path = field(default_factory=Path.cwd)  # folder patterns are relative to
     source: Path | None = None  # the config file these came from
 
@@ -205,6 +210,10 @@ def from_table(table: dict, config_file: Path, prefix: str = "") -> Settings:
         if table["remote-shell"] not in REMOTE_SHELLS:
             raise fail("remote-shell", f"must be one of {', '.join(map(repr, REMOTE_SHELLS))}")
         values["remote_shell"] = table["remote-shell"]
+    if "cache-dir" in table:
+        if not isinstance(table["cache-dir"], str) or not table["cache-dir"]:
+            raise fail("cache-dir", "must be a folder name")
+        values["cache_dir"] = config_file.parent.resolve() / Path(table["cache-dir"]).expanduser()
     if "max-file-size" in table:
         try:
             values["max_file_size"] = parse_size(table["max-file-size"])
