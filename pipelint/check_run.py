@@ -21,11 +21,15 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipelint import cache
+from pipelint.cache import Cache, Caches
 from pipelint.config import ConfigError, Settings, SettingsResolver
 from pipelint.discovery import is_shell_script, walk_scripts
 from pipelint.linter import FileReport, InputError, Script, ensure_size, ensure_text, process, read_limited, read_script
 from pipelint.output.common import printable
 from pipelint.output.diff import unified_diff
+from pipelint.parallel import OrderedPool
+from pipelint.progress import FileProgress
 from pipelint.writeback import NotWritten, write_fixed
 
 # The longest file name component Linux file systems take (NAME_MAX).
@@ -51,6 +55,9 @@ class RunOptions:
     stdin_filename: str | None = None
     mountinfo: str | None = None
     verbose: bool = False  # tracebacks of internal errors
+    jobs: int = 1  # worker processes linting files (parallel.py); 1: this process
+    cache: bool = False  # read and write the results cache (cache.py)
+    progress: bool = False  # a progress bar on stderr for long runs (progress.py)
 
 
 @dataclass(frozen=True)
@@ -104,15 +111,17 @@ class Run:
 
     def settings_for(self, resolver: SettingsResolver, path: Path) -> Settings | None:
         """The path's settings; None after reporting its broken config file (once per file)."""
-        try:
-            settings = resolver.for_path(path)
-        except ConfigError as error:
-            if str(error) not in self._config_errors:
-                self._config_errors.add(str(error))
-                self.error(str(error))
+        return self.take_settings(_resolve(resolver, path))
+
+    def take_settings(self, resolved: Settings | ConfigError) -> Settings | None:
+        """Settings resolved earlier, now counted; a broken config file reported (once per run)."""
+        if isinstance(resolved, ConfigError):
+            if str(resolved) not in self._config_errors:
+                self._config_errors.add(str(resolved))
+                self.error(str(resolved))
             return None
-        self.unsafe_fixes |= settings.unsafe_fixes
-        return settings
+        self.unsafe_fixes |= resolved.unsafe_fixes
+        return resolved
 
     def internal_error(self, where: str, summary: str, details: str) -> None:
         self.error(f"internal error {where} (please report): {summary}")
@@ -120,17 +129,33 @@ class Run:
             print(details.rstrip("\n"), file=sys.stderr, flush=True)
 
 
+def _resolve(resolver: SettingsResolver, path: Path) -> Settings | ConfigError:
+    try:
+        return resolver.for_path(path)
+    except ConfigError as error:
+        return error
+
+
 def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOptions) -> Run:
-    """Lint (and fix in memory) every target, then write the fixes."""
+    """Lint (and fix in memory) every target, then write the fixes.
+
+    Files are read and looked up in the cache here, in path order, linted by
+    the pool, and taken back in path order: everything a file prints is
+    printed when it is taken back, so the output is the same whatever the
+    number of jobs.
+    """
     run = Run(options)
+    targets = list(_targets(paths, resolver, run))
+    caches = Caches(options.cache, options.mountinfo)
     pending: list[_PendingWrite] = []
-    for target in _targets(paths, resolver, run):
-        if target.path is None:
-            _check_stdin(run, resolver)
-        else:
-            checked = _check_file(run, resolver, target)
+    with OrderedPool(_lint_job, options.jobs) as pool, FileProgress(len(targets), options.progress) as progress:
+        slots = (_prepare(run, resolver, caches, target) for target in targets)
+        for slot, outcome in pool.run(slots, lambda slot: slot.job):
+            checked = _finish(run, resolver, caches, slot, outcome)
+            progress.advance(slot.lines)
             if checked is not None:
                 pending.append(checked)
+    caches.save()
     for write in pending:
         _write(run, write)
     if run.reports or run.errors or run.skipped:  # else the command line says it once, as an error
@@ -213,44 +238,139 @@ def _display(path: Path) -> str:
 
 
 def _lint(run: Run, source: bytes, name: str, settings: Settings, path: Path | None) -> FileReport | None:
-    """process(), with every internal error reported as one line instead of a traceback."""
-    try:
-        report = process(source, name, settings, path, fix=run.options.fix, mountinfo=run.options.mountinfo)
-    except Exception as error:  # a bug outside the rules (the checker catches theirs): keep checking the others
-        run.internal_error(f"on {printable(name)}", _one_line(error), traceback.format_exc())
+    """process() in this process, with every internal error reported as one line instead of a traceback."""
+    outcome = _lint_job(_LintJob(source, name, settings, path, run.options.fix, run.options.mountinfo))
+    if isinstance(outcome, _Failure):
+        run.internal_error(f"on {printable(name)}", outcome.summary, outcome.details)
         return None
+    _report_crashes(run, outcome)
+    return outcome
+
+
+def _report_crashes(run: Run, report: FileReport) -> None:
     for crash in report.crashes:
-        run.internal_error(f"in {crash.code} on {printable(name)}", crash.summary, crash.traceback)
-    return report
+        run.internal_error(f"in {crash.code} on {printable(report.display_name)}", crash.summary, crash.traceback)
 
 
 def _one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {' '.join(str(error).split())}"
 
 
-def _check_file(run: Run, resolver: SettingsResolver, target: Target) -> _PendingWrite | None:
-    path, name = target.path, target.display_name
-    assert path is not None
-    settings = run.settings_for(resolver, path)
-    if settings is None:
-        return None
+@dataclass(frozen=True)
+class _LintJob:
+    """What a worker needs to lint one file (plain data: it travels to another process)."""
+
+    source: bytes
+    name: str
+    settings: Settings
+    path: Path | None
+    fix: bool
+    mountinfo: str | None
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """An internal error outside the rules, caught in the worker: reported when the file is taken back."""
+
+    summary: str
+    details: str
+
+
+def _lint_job(job: _LintJob) -> FileReport | _Failure:
     try:
-        script = read_script(path, settings.max_file_size)
+        return process(job.source, job.name, job.settings, job.path, fix=job.fix, mountinfo=job.mountinfo)
+    except Exception as error:  # a bug outside the rules (the checker catches theirs): keep checking the others
+        return _Failure(_one_line(error), traceback.format_exc())
+
+
+@dataclass
+class _Slot:
+    """One target on its way through the run: read and looked up in the cache, then linted or not."""
+
+    target: Target
+    settings: Settings | ConfigError | None = None
+    script: Script | None = None
+    problem: str | None = None  # why the file could not be read
+    duplicate: bool = False  # named before (a link, a hard link): checked once
+    cached: FileReport | None = None
+    cache: Cache | None = None
+    key: str | None = None
+    job: _LintJob | None = None
+
+    @property
+    def lines(self) -> int:
+        return 0 if self.script is None else self.script.source.count(b"\n")
+
+
+def _prepare(run: Run, resolver: SettingsResolver, caches: Caches, target: Target) -> _Slot:
+    """Everything before the lint, printing nothing (what goes wrong is printed in _finish, in order)."""
+    slot = _Slot(target)
+    path = target.path
+    if path is None:
+        return slot  # standard input: read when its turn comes
+    settings = slot.settings = _resolve(resolver, path)
+    if isinstance(settings, ConfigError):
+        return slot
+    try:
+        script = slot.script = read_script(path, settings.max_file_size)
     except InputError as error:
-        run.error(f"{printable(name)}: {error}")
-        return None
+        slot.problem = str(error)
+        return slot
     if not run.first_read(script.status):  # two fixes of one file would collide: check it once
+        slot.duplicate = True
+        return slot
+    slot.cache = caches.for_settings(settings)
+    if slot.cache is not None:
+        slot.key = caches.key(script.source, path, settings)
+        entry = slot.cache.get(slot.key)
+        if entry is not None and cache.usable(entry, run.options.fix, settings.unsafe_fixes):
+            slot.cached = FileReport(target.display_name, script.source, entry.findings,
+                                     parse_failures=entry.parse_failures, dialect=entry.dialect)  # fmt: skip
+            return slot
+    slot.job = _LintJob(script.source, target.display_name, settings, path, run.options.fix, run.options.mountinfo)
+    return slot
+
+
+def _finish(
+    run: Run, resolver: SettingsResolver, caches: Caches, slot: _Slot, outcome: FileReport | _Failure | None
+) -> _PendingWrite | None:
+    """Report one target's outcome, in path order; what remains to be written, if anything."""
+    target = slot.target
+    name = target.display_name
+    if target.path is None:
+        _check_stdin(run, resolver)
         return None
-    report = _lint(run, script.source, name, settings, path)
-    if report is None:
+    assert slot.settings is not None
+    settings = run.take_settings(slot.settings)
+    if settings is None or slot.duplicate:
         return None
+    if slot.problem is not None:
+        run.error(f"{printable(name)}: {slot.problem}")
+        return None
+    if isinstance(outcome, _Failure):
+        run.internal_error(f"on {printable(name)}", outcome.summary, outcome.details)
+        return None
+    report = slot.cached or outcome
+    assert report is not None and slot.script is not None
+    _report_crashes(run, report)
+    if outcome is not None and slot.cache is not None and not report.crashes:
+        _remember(caches, slot, report, settings)
     run.reports.append(report)
     if report.fixed_source is None:
         return None
     if run.options.diff:
         run.diffs += 1
         _print_diff(report)
-    return _PendingWrite(report, path, script, settings) if run.options.write else None
+    return _PendingWrite(report, target.path, slot.script, settings) if run.options.write else None
+
+
+def _remember(caches: Caches, slot: _Slot, report: FileReport, settings: Settings) -> None:
+    """Keep the lint of the text the report's findings describe (the fixed text, after fixes)."""
+    assert slot.cache is not None and slot.key is not None and slot.target.path is not None
+    key = slot.key
+    if report.fixed_source is not None:
+        key = caches.key(report.fixed_source, slot.target.path, settings)
+    slot.cache.put(key, cache.Entry(report.findings, report.parse_failures, report.dialect))
 
 
 def _write(run: Run, pending: _PendingWrite) -> None:

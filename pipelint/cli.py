@@ -13,6 +13,7 @@ from pipelint.check_run import Run, RunOptions, error_line, run_check
 from pipelint.config import DEFAULT_MAX_FILE_SIZE, UNSET, Overrides, SettingsResolver, Unset, format_size, parse_size
 from pipelint.output import FORMATS, HUMAN_FORMATS, RenderOptions, summary
 from pipelint.output.common import printable
+from pipelint.parallel import default_jobs
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -67,6 +68,14 @@ def cli() -> None:
     default=None,
     help="Also lint shell inside strings and here-documents, Dockerfiles and CI files (default: on).",
 )
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Lint this many files at once, in worker processes (default: the number of CPUs; 1: no workers).",
+)
+@click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache (.pipelint_cache/).")
 def check(paths: tuple[str, ...], **flags) -> None:
     """Lint shell scripts (files, folders, `-` for stdin; default `.`)."""
     flags = CheckFlags(**flags)
@@ -104,6 +113,8 @@ class CheckFlags:
     only_shell: bool
     max_file_size: str | None
     embedded: bool | None
+    jobs: int | None
+    no_cache: bool
 
     def overrides(self) -> Overrides:
         """What the command line says about settings; Fatal when it names what does not exist."""
@@ -144,6 +155,10 @@ class CheckFlags:
             stdin_filename=self.stdin_filename,
             mountinfo=self.mounts,
             verbose=self.verbose,
+            jobs=self.jobs or default_jobs(),
+            cache=not self.no_cache,
+            # On a terminal only; a diff or a fixed stdin goes to stdout as bytes, under no bar.
+            progress=not self.quiet and not self.diff and sys.stderr.isatty(),
         )
 
 
