@@ -98,7 +98,8 @@ def check(source: bytes, path: str, workdir: Path, bodies: tuple[bytes, ...] = (
 
 
 def _failure(source: bytes, fixed: bytes, path: str, rules: tuple[str, ...], found: list) -> Failure:
-    issue_class = classify(source, fixed, set(rules), {(d.aspect, d.inputs) for d in found})
+    shows_cr = any("\\r" in d.detail for d in found)
+    issue_class = classify(source, fixed, set(rules), {(d.aspect, d.inputs) for d in found}, shows_cr)
     return Failure(source, fixed, path, rules, tuple(found), issue_class)
 
 

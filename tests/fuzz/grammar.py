@@ -99,7 +99,6 @@ class Case:
     lines: list[str]
     bodies: list[str]  # here-document bodies as the shell reads them
     crlf: bool = False
-    tags: list[str] = field(default_factory=list)  # the grammar's choices, for reading a report
 
     @property
     def path(self) -> str:
@@ -115,7 +114,7 @@ class Case:
 
 
 def render_text(text: str, crlf: bool) -> bytes:
-    data = text.encode("utf-8", "surrogateescape")
+    data = text.encode("utf-8")
     return data.replace(b"\n", b"\r\n") if crlf else data
 
 
@@ -129,13 +128,9 @@ class Generator:
     def __init__(self, rng: random.Random, timing: bool = True):
         self.rng = rng
         self.timing = timing  # shapes whose outcome depends on sleeps and SIGPIPE timing
-        self.tags: list[str] = []
 
-    def pick(self, options: list[str], tag: str | None = None) -> str:
-        choice = self.rng.choice(options)
-        if tag:
-            self.tags.append(f"{tag}={choice}")
-        return choice
+    def pick(self, options: list[str]) -> str:
+        return self.rng.choice(options)
 
     def chance(self, probability: float) -> bool:
         return self.rng.random() < probability
@@ -144,7 +139,7 @@ class Generator:
         bash = self.chance(0.6)
         dialect = "bash" if bash else "sh"
         lines = ["#!/bin/bash" if bash else "#!/bin/sh"]
-        prefix = self.pick(PREFIXES + (BASH_PREFIXES if bash else []), "prefix")
+        prefix = self.pick(PREFIXES + (BASH_PREFIXES if bash else []))
         if prefix:
             lines.append(prefix)
         lines += self.rng.sample(SETUP + (BASH_SETUP if bash else []), k=self.rng.randint(1, 4))
@@ -167,12 +162,11 @@ class Generator:
             lines.append('run; echo "out=$?"')
         lines.append(self.last_line(bash))
         crlf = bash and self.chance(0.05)
-        return Case(dialect, lines, bodies, crlf, self.tags)
+        return Case(dialect, lines, bodies, crlf)
 
     def definitions(self, name: str, bash: bool) -> list[str]:
-        self.tags.append(f"redefines={name}")
         body = REDEFINABLE[name]
-        style = self.pick(["function", "keyword", "alias", "source"] if bash else ["function", "alias", "source"], "as")
+        style = self.pick(["function", "keyword", "alias", "source"] if bash else ["function", "alias", "source"])
         if style == "function":
             return [f"{name}() {{ {body}; }}"]
         if style == "keyword":
@@ -183,22 +177,22 @@ class Generator:
 
     def job_file(self, bodies: list[str]) -> list[str]:
         """`cat > job.sh <<EOF` whose body holds a line only tree-sitter takes for the end."""
-        operator = self.pick(["<<", "<<-"], "job-heredoc")
-        body = [self.pick(BODY_LINES), self.pick(FAKE_ENDS[operator], "fake-end"), "cat words.txt | sort", "echo $v"]
+        operator = self.pick(["<<", "<<-"])
+        body = [self.pick(BODY_LINES), self.pick(FAKE_ENDS[operator]), "cat words.txt | sort", "echo $v"]
         bodies.append("\n".join(body) + "\n")
         return [f"cat > job.sh {operator}EOF", *body, "EOF"]
 
     def pipeline(self, bash: bool, loop: bool, function: bool) -> Pipeline:
-        kind = self.pick(["cat", "cat", "cat", "heredoc", "dd", "grep", "sort", "echo", "ls", "tee", "group"], "producer")
+        kind = self.pick(["cat", "cat", "cat", "heredoc", "dd", "grep", "sort", "echo", "ls", "tee", "group"])
         if kind == "group" and not self.timing:
             kind = "cat"
         if kind == "group":  # the producer outlives the consumer only while tee holds the pipe
             return Pipeline(["{ echo a; sleep 0.3; echo b; touch done; } | tee /dev/null | head -n 1"])
         stages = []
         if kind not in ("grep", "sort") or self.chance(0.6):
-            stages = [self.pick(MIDDLES, "middle") for _ in range(self.rng.choice([0, 0, 0, 1, 1, 2]))]
+            stages = [self.pick(MIDDLES) for _ in range(self.rng.choice([0, 0, 0, 1, 1, 2]))]
             stages.append(self.consumer(bash, loop, function))
-        tail = " ".join(filter(None, [" | ".join(stages), self.pick(REDIRECTS, "redirect")]))
+        tail = " ".join(filter(None, [" | ".join(stages), self.pick(REDIRECTS)]))
         if kind == "heredoc":
             return self.heredoc(tail)
         head = self.producer(kind, bash)
@@ -207,21 +201,21 @@ class Generator:
         return Pipeline([f"{head} | {tail}"])
 
     def producer(self, kind: str, bash: bool) -> str:
-        operand = self.pick(OPERANDS, "operand")
+        operand = self.pick(OPERANDS)
         own = self.rng.choice(["", "", "", " 2>/dev/null", " 2>&1", " 2>err"])
         if kind == "cat":
             return f"{self.rng.choice(['cat', 'cat', '/bin/cat', 'cat --'])} {operand}{own}"
         if kind == "dd":
-            size = self.pick(["bs=512", "bs=1k", "ibs=512 obs=512", "bs=1M", ""], "dd-size")
-            extra = self.pick(["", "status=none", "status=noxfer", "conv=sparse", "count=1"], "dd-extra")
+            size = self.pick(["bs=512", "bs=1k", "ibs=512 obs=512", "bs=1M", ""])
+            extra = self.pick(["", "status=none", "status=noxfer", "conv=sparse", "count=1"])
             word = operand if not operand.startswith(('"', "'")) else operand[0] + "if=" + operand[1:]
             word = word if word.startswith(('"', "'")) else "if=" + word
             return " ".join(filter(None, ["dd", word, size, extra])) + own
         if kind == "grep":
-            files = self.pick([operand, "latin.txt", "bin.dat", "words.txt access.log", f"-f /dev/null {operand}"], "grep-files")
+            files = self.pick([operand, "latin.txt", "bin.dat", "words.txt access.log", f"-f /dev/null {operand}"])
             return f"grep {self.pick(['a', 'GET', '-i a', '-v a'])} {files} | wc -l"
         if kind == "sort":
-            return f"{self.pick(['sort', 'LC_ALL=C sort', 'sort -u', 'LC_ALL=C sort -r'], 'sort')} {operand} | uniq"
+            return f"{self.pick(['sort', 'LC_ALL=C sort', 'sort -u', 'LC_ALL=C sort -r'])} {operand} | uniq"
         if kind == "echo":
             return self.pick(['echo "$v"', "printf '%s\\n' \"$v\"", 'echo "$x"'] if bash else ['echo "$v"', 'echo "$x"'])
         if kind == "ls":
@@ -231,42 +225,41 @@ class Generator:
         return "{ echo a; sleep 0.3; echo b; touch done; }"
 
     def heredoc(self, tail: str) -> Pipeline:
-        dash = self.pick(["<<", "<<-"], "heredoc")
-        delimiter = self.pick(["EOF", "'EOF'", '"EOF"', "\\EOF", " EOF"], "delimiter")
+        dash = self.pick(["<<", "<<-"])
+        delimiter = self.pick(["EOF", "'EOF'", '"EOF"', "\\EOF", " EOF"])
         body = [self.pick(BODY_LINES) for _ in range(self.rng.randint(0, 3))]
         if dash == "<<-":
             body = ["\t" + line if self.chance(0.5) else line for line in body]
         if self.chance(0.15):
-            body.insert(self.rng.randint(0, len(body)), self.pick(FAKE_ENDS[dash], "fake-end"))
+            body.insert(self.rng.randint(0, len(body)), self.pick(FAKE_ENDS[dash]))
         end = ("\t" if dash == "<<-" and self.chance(0.5) else "") + "EOF"
         bodies = ["".join(line + "\n" for line in body)]
         operator = f"cat {dash}{delimiter}"
         if self.chance(0.3):  # the pipe continues on the line after the delimiter
-            self.tags.append("pipe-next-line")
             lines = [f"{operator} |", *body, end, tail]
             return Pipeline(lines, end=len(lines) - 1, bodies=bodies)
         return Pipeline([f"{operator} | {tail}", *body, end], bodies=bodies)
 
     def consumer(self, bash: bool, loop: bool, function: bool) -> str:
-        group = self.pick(["external", "external", "stateful", "readers", "expansion", "function", "control"], "consumer")
+        group = self.pick(["external", "external", "stateful", "readers", "expansion", "function", "control"])
         if group == "external":
-            return self.pick(EXTERNAL, "external")
+            return self.pick(EXTERNAL)
         if group == "stateful":
-            return self.pick(STATEFUL + (BASH_STATEFUL if bash else []), "builtin")
+            return self.pick(STATEFUL + (BASH_STATEFUL if bash else []))
         if group == "readers":
-            return self.pick(SEVERAL_READERS, "readers")
+            return self.pick(SEVERAL_READERS)
         if group == "expansion":
-            return self.pick(EXPANSIONS, "expansion")
+            return self.pick(EXPANSIONS)
         if group == "function":
             return "fn"
         control = (["break", "continue"] if loop else []) + (["return 5"] if function else []) + ["exit 7"]
-        return self.pick(control, "control")
+        return self.pick(control)
 
     def wrap(self, pipeline: Pipeline, bash: bool, loop: bool, function: bool) -> list[str]:
         lines = list(pipeline.lines)
         fn = []
         if any("fn" == word for line in lines for word in line.split()):
-            fn = [self.pick(["fn() { wc -l; }", "fn() { read -r v; }", "fn() { cd src; }"], "fn")]
+            fn = [self.pick(["fn() { wc -l; }", "fn() { read -r v; }", "fn() { cd src; }"])]
         if loop:
             prefix, suffix, newline = "for i in 1 2; do ", '; echo "i=$i"; done', False
         elif function:
@@ -280,7 +273,6 @@ class Generator:
             if bash:
                 forms.append(("", '; echo "ps=${PIPESTATUS[*]}"', False))
             prefix, suffix, newline = forms[self.rng.randrange(len(forms))]
-            self.tags.append(f"wrapper={prefix}…{suffix}")
         lines[0] = prefix + lines[0]
         if newline and pipeline.has_body and pipeline.end == 0:
             lines.append(suffix)  # `)` after the delimiter line, not before the body

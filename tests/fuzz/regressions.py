@@ -58,7 +58,8 @@ def _slug(text: str, limit: int = 40) -> str:
 
 
 def _one_line(text: str, limit: int = 160) -> str:
-    flat = " ".join(text.split())
+    """One header line; the temporary path of the run is left out."""
+    flat = re.sub(r"/\S*?/[\w.-]+\.script: ", "script: ", " ".join(text.split()))
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 

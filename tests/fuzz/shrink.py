@@ -3,8 +3,11 @@
 Zeller's ddmin, first over the script's lines (the shebang stays: it picks
 the dialect), then over the space-separated words of each line left. A
 candidate counts as failing the same way when its original still parses,
-a safe fix still applies, only rules of the first failure fix it, and the
-failure has the same issue-13 class. Every test costs a lint and a dozen
+a safe fix still applies, only rules of the first failure fix it, the
+failure has the same issue-13 class, every command name in it was a
+command name in the unshrunk script, and it prints no error the unshrunk
+one did not (so `command not found`, or a file no longer created, cannot
+stand in for the bug). Every test costs a lint and a dozen
 shell runs (~0.1-0.3 s), so the search stops after `budget` tests.
 
 Written here rather than taken from picire (last release 2021) or
@@ -14,10 +17,15 @@ not on a script that failed in a worker process): the algorithm is 30 lines.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
-from .check import Failure, check
+import harness
+
+from pipelint import syntax
+
+from .check import Failure, check, shell_of
 
 
 def ddmin(items: list, still_fails: Callable[[list], bool]) -> list:
@@ -38,13 +46,30 @@ def ddmin(items: list, still_fails: Callable[[list], bool]) -> list:
     return items
 
 
+# `/tmp/…/run.script: line 3: ` or dash's `…: 3: ` before a shell's own message.
+_WHERE = re.compile(rb"^\S*\.script: (?:line )?\d+: ", re.MULTILINE)
+
+
+def error_lines(source: bytes, path: str, workdir: Path) -> set[bytes]:
+    """What the script prints on stderr with its inputs present, without line numbers."""
+    stderr = harness.run_script(source, workdir, shell_of(path), timeout=10).stderr
+    return set(_WHERE.sub(b"", stderr).splitlines())
+
+
+def command_names(source: bytes) -> set[bytes]:
+    """The words that stand as command names (a file name must not become one)."""
+    return {syntax.text(node) for node in syntax.walk(syntax.parse(source).root_node) if node.type == "command_name"}
+
+
 class Shrinker:
-    def __init__(self, failure: Failure, workdir: Path, budget: int = 250):
+    def __init__(self, failure: Failure, workdir: Path, budget: int = 150):
         self.failure = failure
         self.workdir = workdir
         self.budget = budget
         self.best = failure
         self.cache: dict[bytes, bool] = {}
+        self.errors = error_lines(failure.source, failure.path, workdir)
+        self.commands = command_names(failure.source)
 
     def fails_alike(self, source: bytes) -> bool:
         if source in self.cache:
@@ -52,6 +77,9 @@ class Shrinker:
         if self.budget <= 0:
             return False
         self.budget -= 1
+        if not command_names(source) <= self.commands or not error_lines(source, self.failure.path, self.workdir) <= self.errors:
+            self.cache[source] = False
+            return False
         verdict = check(source, self.failure.path, self.workdir)
         found = verdict.failure
         alike = (
@@ -77,5 +105,5 @@ class Shrinker:
         return self.best
 
 
-def shrink(failure: Failure, workdir: Path, budget: int = 250) -> Failure:
+def shrink(failure: Failure, workdir: Path, budget: int = 150) -> Failure:
     return Shrinker(failure, workdir, budget).shrink()
