@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -10,15 +12,16 @@ from tree_sitter import Node
 
 from pipelint import pipeline as pipelines
 from pipelint import suppression, syntax
-from pipelint.dialect import Dialect, detect
-from pipelint.finding import Finding, RuleCrash
+from pipelint.dialect import Dialect, adds_bashism, detect
+from pipelint.finding import Finding, FixAvailability, RuleCrash
 from pipelint.rule import Context, Rule
 
 if TYPE_CHECKING:
     from pipelint.config import Settings
 
-# Text a fix may not add to a POSIX sh script.
-BASHISMS = (b"<<<", b"|&", b"&>", b"[[", b"<(", b">(", b"$'")
+# Set to 1 (the test suite does, tests/conftest.py) to check every finding a
+# rule reports against its declared fix_availability: a violation raises.
+CHECK_FIX_AVAILABILITY = "PIPELINT_CHECK_FIX_AVAILABILITY"
 
 
 @dataclass(frozen=True)
@@ -87,64 +90,107 @@ def check(
 ) -> CheckResult:
     """Lint one script with the given rule instances."""
     parsed = _parse(source)
-    root = parsed.root
     dialect = detect(source, path)
     rules = list(rules)
     context = Context(
         source=source,
-        root=root,
+        root=parsed.root,
         dialect=dialect,
         path=path,
-        settings=settings,
+        slow_mounts=settings.slow_mounts if settings is not None else (),
         mountinfo=mountinfo,
         enabled_codes=frozenset(rule.code for rule in rules),
     )
-    on_pipeline = [r for r in rules if "pipeline" in r.subjects]
-    on_command = [r for r in rules if "command" in r.subjects]
-    on_program = [r for r in rules if "program" in r.subjects]
-
-    by_type: dict[str, list[Rule]] = {}
-    for rule in rules:
-        for kind in rule.node_types:
-            by_type.setdefault(kind, []).append(rule)
-
-    findings: list[Finding] = []
-    comments = []
-    for rule in on_program:
-        findings.extend(rule.check_program(root, context))
-    for node in syntax.walk(root):
-        kind = node.type
-        for rule in by_type.get(kind, ()):
-            findings.extend(rule.check_node(node, context))
-        if kind == "comment":
-            comments.append(node)
-        elif kind == "command" and parsed.trusted(node.start_byte, node.end_byte):
-            for rule in on_command:
-                findings.extend(rule.check_command(node, context))
-        if (
-            on_pipeline
-            and kind in ("pipeline", "redirected_statement")
-            and pipelines.is_pipeline_root(node)
-            and parsed.trusted(node.start_byte, node.end_byte)
-        ):
-            built = pipelines.build(node)
-            if built is not None:
-                for rule in on_pipeline:
-                    findings.extend(rule.check_pipeline(built, context))
-
-    for rule in rules:
-        findings.extend(rule.finish(context))
-
-    still_broken = syntax.error_ranges(root)
-    result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures)
+    guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
+    findings, comments = _walk(parsed, rules, context, guard)
+    result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
+    still_broken = syntax.error_ranges(parsed.root)
     suppressions = suppression.collect(comments, len(source))
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
             continue
         if any(s.covers(finding.code, finding.start) for s in suppressions):
             continue
-        result.findings.append(_guard_fix(finding, parsed.fix_barriers, dialect))
+        result.findings.append(_guard_fix(finding, parsed.fix_barriers, source, dialect))
     return result
+
+
+def _walk(parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard) -> tuple[list[Finding], list[Node]]:
+    """One walk over the tree, each node handed to the rules whose hooks want it; and the comments seen."""
+    on_pipeline = [rule for rule in rules if rule.uses("check_pipeline")]
+    on_command = [rule for rule in rules if rule.uses("check_command")]
+    by_type: dict[str, list[Rule]] = {}
+    for rule in rules:
+        for kind in rule.node_types:
+            by_type.setdefault(kind, []).append(rule)
+    findings: list[Finding] = []
+    comments: list[Node] = []
+    for node in syntax.walk(parsed.root):
+        kind = node.type
+        for rule in by_type.get(kind, ()):
+            findings.extend(guard.run(rule, rule.check_node, node, context))
+        if kind == "comment":
+            comments.append(node)
+        elif kind == "command" and on_command and parsed.trusted(node.start_byte, node.end_byte):
+            model = context.command(node)
+            for rule in on_command:
+                findings.extend(guard.run(rule, rule.check_command, model, context))
+        if (
+            on_pipeline
+            and kind in ("pipeline", "redirected_statement")
+            and pipelines.is_pipeline_root(node)
+            and parsed.trusted(node.start_byte, node.end_byte)
+        ):
+            built = pipelines.build(node, context.command)
+            if built is not None:
+                for rule in on_pipeline:
+                    findings.extend(guard.run(rule, rule.check_pipeline, built, context))
+    return findings, comments
+
+
+class _Guard:
+    """Calls rule hooks so that a rule that raises costs only its own findings on this file.
+
+    The exception becomes one `RuleCrash` (reported as an internal error) and
+    the rule is not called again on the file; the other rules carry on.
+    """
+
+    def __init__(self, check_fix_availability: bool = False) -> None:
+        self.crashes: list[RuleCrash] = []
+        self._crashed: set[str] = set()
+        self._check_fix_availability = check_fix_availability
+
+    def run(self, rule: Rule, hook: Callable[..., Iterable[Finding]], *arguments: object) -> list[Finding]:
+        if rule.code in self._crashed:
+            return []
+        try:
+            found = list(hook(*arguments))
+        except Exception as error:  # a rule bug must not abort the run
+            self._crashed.add(rule.code)
+            summary = " ".join(f"{type(error).__name__}: {error}".split())
+            self.crashes.append(RuleCrash(rule.code, summary, traceback.format_exc()))
+            return []
+        if self._check_fix_availability:
+            for finding in found:
+                check_fix_availability(rule, finding)
+        return found
+
+
+class FixAvailabilityError(AssertionError):
+    """A rule reported a finding its fix_availability says it never reports."""
+
+
+def check_fix_availability(rule: Rule, finding: Finding) -> None:
+    """ALWAYS: a fix with edits; NEVER: no fix; and a Fix always has edits (advice goes in help)."""
+    fix = finding.fix
+    if fix is not None and not fix.edits:
+        raise FixAvailabilityError(f"{rule.code}: a fix without edits ({fix.title!r}): put advice in Finding.help")
+    if rule.fix_availability is FixAvailability.ALWAYS and fix is None:
+        raise FixAvailabilityError(
+            f"{rule.code} declares fixes always available, yet reports {finding.message!r} without one"
+        )
+    if rule.fix_availability is FixAvailability.NEVER and fix is not None:
+        raise FixAvailabilityError(f"{rule.code} declares fixes never available, yet offers {fix.title!r}")
 
 
 def _whole_lines(source: bytes, start: int, end: int) -> tuple[int, int]:
@@ -158,7 +204,7 @@ def _touches(ranges: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(r_start <= end and start <= r_end for r_start, r_end in ranges)
 
 
-def _guard_fix(finding: Finding, errors: list[tuple[int, int]], dialect: Dialect) -> Finding:
+def _guard_fix(finding: Finding, errors: list[tuple[int, int]], source: bytes, dialect: Dialect) -> Finding:
     """Drop a fix that edits next to a parse error or adds a bashism to an sh script."""
     fix = finding.fix
     if fix is None or not fix.edits:
@@ -166,6 +212,6 @@ def _guard_fix(finding: Finding, errors: list[tuple[int, int]], dialect: Dialect
     start, end = fix.span
     if _touches(errors, start, end):
         return finding.with_fix(None)
-    if dialect is Dialect.SH and any(token in edit.content for edit in fix.edits for token in BASHISMS):
+    if dialect is Dialect.SH and adds_bashism(source, fix.edits):
         return finding.with_fix(None)
     return finding

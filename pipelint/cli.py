@@ -2,32 +2,23 @@
 
 from __future__ import annotations
 
-import difflib
 import sys
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from pipelint import __version__, registry
-from pipelint.config import ConfigError, Overrides, SettingsResolver
-from pipelint.discovery import is_shell_script, walk_scripts
-from pipelint.fixer import write_atomically
-from pipelint.linter import FileReport, InputError, ensure_text, process, read_script
-from pipelint.output import FORMATS, HUMAN_FORMATS, RenderOptions
-from pipelint.output.common import is_fixable, printable, span, summary
-from pipelint import ruledocs
+from pipelint import __version__, registry, ruledocs
+from pipelint.check_run import Run, RunOptions, error_line, run_check
+from pipelint.config import DEFAULT_MAX_FILE_SIZE, UNSET, Overrides, SettingsResolver, Unset, format_size, parse_size
+from pipelint.output import FORMATS, HUMAN_FORMATS, RenderOptions, summary
+from pipelint.output.common import printable
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
 class Fatal(Exception):
     """Stop with exit code 2 after printing one line."""
-
-
-def error_line(message: str) -> None:
-    click.echo(f"pipelint: error: {message}", err=True)
 
 
 def _split(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -38,18 +29,6 @@ def _split(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.version_option(__version__, "-V", "--version", prog_name="pipelint", message="%(prog)s %(version)s")
 def cli() -> None:
     """A linter and optimizer for shell pipelines."""
-
-
-@dataclass
-class Run:
-    """The state of one `pipelint check` run."""
-
-    reports: list[FileReport] = field(default_factory=list)
-    errors: int = 0
-    diffs: int = 0
-    empty_folders: list[str] = field(default_factory=list)  # named folders without scripts
-    unsafe_fixes: bool = False  # whether any file's settings allow unsafe fixes
-    skipped: int = 0  # named files left out by --force-exclude / --only-shell
 
 
 @cli.command()
@@ -65,6 +44,7 @@ class Run:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when --fix changed something.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only: no summary, no notes.")
+@click.option("-v", "--verbose", is_flag=True, help="With an internal error, also print its traceback.")
 @click.option(
     "--output-format",
     type=click.Choice(sorted(FORMATS)),
@@ -77,202 +57,129 @@ class Run:
 @click.option("--slow-mount", "slow_mounts", multiple=True, help="A path prefix on a slow filesystem (repeatable).")
 @click.option("--force-exclude", is_flag=True, help="Apply `exclude` to files named on the command line too.")
 @click.option("--only-shell", is_flag=True, help="Skip named files that are not shell scripts (by extension or shebang).")
-def check(paths, fix, unsafe_fixes, diff, show_fixes, statistics, select, extend_select, ignore, exit_zero,
-          exit_non_zero_on_fix, quiet, output_format, stdin_filename, config_file, mounts, slow_mounts,
-          force_exclude, only_shell) -> None:  # fmt: skip
+@click.option(
+    "--max-file-size",
+    default=None,
+    help=f"Refuse scripts larger than this (e.g. 8MiB, 500KiB; 0: no limit; default {format_size(DEFAULT_MAX_FILE_SIZE)}).",
+)
+def check(paths: tuple[str, ...], **flags) -> None:
     """Lint shell scripts (files, folders, `-` for stdin; default `.`)."""
-    overrides = Overrides(
-        select=_split(select) or None,
-        ignore=_split(ignore),
-        extend_select=_split(extend_select),
-        unsafe_fixes=unsafe_fixes,
-        slow_mounts=tuple(slow_mounts),
-    )
-    try:
-        overrides.validate()
-    except registry.UnknownSelector as error:
-        raise Fatal(str(error)) from None
-    if config_file is not None and not config_file.is_file():
-        raise Fatal(f"{config_file}: config file not found")
-    if mounts is not None and not Path(mounts).is_file():
-        raise Fatal(f"{mounts}: mount table not found")
-    resolver = SettingsResolver(overrides, config_file)
-    output_format = output_format or ("full" if sys.stdout.isatty() else "concise")
+    flags = CheckFlags(**flags)
+    resolver = SettingsResolver(flags.overrides(), flags.config_file)
     paths = paths or (".",)
-    writes_fixes = fix and not diff
-    stdin_fix = writes_fixes and "-" in paths
-    run = Run()
-    try:
-        for target in _targets(paths, resolver, run, force_exclude, only_shell):
-            _check_one(target, resolver, run, fix or diff, writes_fixes, diff, mounts, stdin_filename)
-    except ConfigError as error:
-        raise Fatal(str(error)) from None
+    run = run_check(paths, resolver, flags.run_options())
     if not run.reports and not run.errors and not run.skipped:
-        raise Fatal(f"no shell scripts found in {', '.join(paths)}")
-    for folder in run.empty_folders:
-        click.echo(f"pipelint: warning: no shell scripts found in {folder}", err=True)
-
-    out = sys.stderr if stdin_fix or diff else sys.stdout
-    options = RenderOptions(
-        unsafe_fixes=run.unsafe_fixes,
-        fix_mode=fix and not diff,
-        show_fixes=show_fixes,
-        color=None if out.isatty() else False,
-    )
-    if statistics:
-        _print_statistics(run.reports, options, out)
-    elif not diff:
-        FORMATS[output_format](run.reports, options, out)
-    if output_format in HUMAN_FORMATS and not quiet:
-        _print_notes(run.reports, out)
-        if show_fixes:
-            _print_fixes(run.reports, out)
-        if not diff:
-            click.echo(summary(run.reports, options), file=out)
-        elif run.diffs == 0:
-            click.echo("No fixes to apply.", file=out)
-    sys.exit(_exit_code(run, exit_zero, exit_non_zero_on_fix, diff))
-
-
-def _exit_code(run: Run, exit_zero: bool, exit_non_zero_on_fix: bool, diff: bool) -> int:
-    if run.errors:
-        return EXIT_ERROR
-    if diff:
-        return EXIT_FINDINGS if run.diffs else EXIT_CLEAN
-    remaining = any(r.findings or r.parse_failures for r in run.reports)
-    if exit_non_zero_on_fix and any(r.fixed for r in run.reports):
-        return EXIT_FINDINGS
-    return EXIT_CLEAN if exit_zero or not remaining else EXIT_FINDINGS
+        raise Fatal(f"no shell scripts found in {', '.join(printable(path) for path in paths)}")
+    _print_results(run, flags, stdin_fix=flags.fix and not flags.diff and "-" in paths)
+    sys.exit(_exit_code(run, flags))
 
 
 @dataclass(frozen=True)
-class _Target:
-    path: Path | None  # None: standard input
-    display_name: str
+class CheckFlags:
+    """The options of `pipelint check` as click parsed them."""
 
+    fix: bool
+    unsafe_fixes: bool | None
+    diff: bool
+    show_fixes: bool
+    statistics: bool
+    select: tuple[str, ...]
+    extend_select: tuple[str, ...]
+    ignore: tuple[str, ...]
+    exit_zero: bool
+    exit_non_zero_on_fix: bool
+    quiet: bool
+    verbose: bool
+    output_format: str | None
+    stdin_filename: str | None
+    config_file: Path | None
+    mounts: str | None
+    slow_mounts: tuple[str, ...]
+    force_exclude: bool
+    only_shell: bool
+    max_file_size: str | None
 
-def _targets(paths: tuple[str, ...], resolver: SettingsResolver, run: Run, force_exclude=False, only_shell=False):
-    seen: set[Path] = set()
-    for raw in paths:
-        if raw == "-":
-            yield _Target(None, "-")
-            continue
-        path = Path(raw)
-        if path.is_dir():
-            settings = resolver.for_path(path)
-            found = False
-            for script in walk_scripts(path, settings.is_excluded):
-                found = True
-                if script not in seen:
-                    seen.add(script)
-                    yield _Target(script, _display(script))
-            if not found:
-                run.empty_folders.append(raw)
-        elif path.exists() or path.is_symlink():
-            # pre-commit names every file itself; these make it pick like discovery does.
-            if (force_exclude and resolver.for_path(path).is_excluded(path)) or (
-                only_shell and path.is_file() and not is_shell_script(path)
-            ):
-                run.skipped += 1
-                continue
-            resolved = path.resolve()
-            if resolved not in seen:
-                seen.add(resolved)
-                yield _Target(path, raw)
-        else:
-            error_line(f"{printable(raw)}: no such file or directory")
-            run.errors += 1
-
-
-def _display(path: Path) -> str:
-    try:
-        return path.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path.as_posix()
-
-
-def _check_one(target: _Target, resolver, run: Run, fix: bool, write: bool, diff: bool, mountinfo, stdin_filename) -> None:
-    if target.path is None:
-        name = stdin_filename or "-"
-        settings_path = Path(stdin_filename).resolve() if stdin_filename else Path.cwd() / "-"
-        source = sys.stdin.buffer.read()
+    def overrides(self) -> Overrides:
+        """What the command line says about settings; Fatal when it names what does not exist."""
+        overrides = Overrides(
+            select=_split(self.select) or None,
+            ignore=_split(self.ignore),
+            extend_select=_split(self.extend_select),
+            unsafe_fixes=self.unsafe_fixes,
+            slow_mounts=tuple(self.slow_mounts),
+            max_file_size=self._max_file_size(),
+        )
         try:
-            ensure_text(source)
-        except InputError as error:
-            error_line(f"{name}: {error}")
-            run.errors += 1
-            return
-        settings = resolver.for_path(settings_path)
-        run.unsafe_fixes |= settings.unsafe_fixes
-        report = process(source, name, settings, settings_path, fix=fix, mountinfo=mountinfo)
-        if write:
-            sys.stdout.buffer.write(report.final_source)
-            sys.stdout.buffer.flush()
-    else:
+            overrides.validate()
+        except registry.UnknownSelector as error:
+            raise Fatal(str(error)) from None
+        if self.config_file is not None and not self.config_file.is_file():
+            raise Fatal(f"{printable(str(self.config_file))}: config file not found")
+        if self.mounts is not None and not Path(self.mounts).is_file():
+            raise Fatal(f"{printable(self.mounts)}: mount table not found")
+        return overrides
+
+    def _max_file_size(self) -> int | None | Unset:
+        if self.max_file_size is None:
+            return UNSET
         try:
-            source = read_script(target.path)
-        except InputError as error:
-            error_line(f"{printable(target.display_name)}: {error}")
-            run.errors += 1
-            return
-        settings = resolver.for_path(target.path)
-        run.unsafe_fixes |= settings.unsafe_fixes
-        report = process(source, target.display_name, settings, target.path, fix=fix, mountinfo=mountinfo)
-        if write and report.fixed_source is not None:
-            try:
-                write_atomically(target.path, report.fixed_source)
-            except OSError as error:
-                error_line(f"{printable(target.display_name)}: cannot write the fixed file: {error.strerror or error}")
-                run.errors += 1
-    if diff and report.fixed_source is not None:
-        run.diffs += 1
-        _print_diff(report)
-    run.reports.append(report)
+            return parse_size(self.max_file_size)
+        except ValueError as error:
+            raise Fatal(f"--max-file-size {self.max_file_size!r}: {error}") from None
+
+    def run_options(self) -> RunOptions:
+        return RunOptions(
+            fix=self.fix or self.diff,
+            write=self.fix and not self.diff,
+            diff=self.diff,
+            force_exclude=self.force_exclude,
+            only_shell=self.only_shell,
+            stdin_filename=self.stdin_filename,
+            mountinfo=self.mounts,
+            verbose=self.verbose,
+        )
 
 
-def _print_diff(report: FileReport) -> None:
-    def lines(data: bytes) -> list[str]:
-        return data.decode("utf-8", "surrogateescape").splitlines(keepends=True)
-
-    name = report.display_name
-    old, new = (name, name) if name.startswith("/") else (f"a/{name}", f"b/{name}")
-    chunks = difflib.unified_diff(lines(report.source), lines(report.fixed_source or b""), old, new)
-    text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in chunks)
-    sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
-    sys.stdout.buffer.flush()
-
-
-def _print_statistics(reports: list[FileReport], options: RenderOptions, out) -> None:
-    counts = Counter((f.code, f.name) for r in reports for f in r.findings)
-    fixable = {f.code for r in reports for f in r.findings if is_fixable(f, options.unsafe_fixes)}
-    for (code, name), count in counts.most_common():
-        mark = "[*]" if code in fixable else "   "
-        click.echo(f"{count:>5}  {code}  {mark} {name}", file=out)
-
-
-def _print_notes(reports: list[FileReport], out) -> None:
-    for report in reports:
-        for failure in report.parse_failures[:1]:
-            where = span(report, failure.start, failure.end)
-            more = len(report.parse_failures) - 1
-            extra = f" (and {more} more place{'s' if more != 1 else ''})" if more else ""
-            click.echo(
-                f"pipelint: note: {printable(report.display_name)}:{where.row}:{where.column}: "
-                f"could not parse from here{extra}; the rest of the file was checked",
-                err=True,
-            )
-
-
-def _print_fixes(reports: list[FileReport], out) -> None:
-    fixed = [r for r in reports if r.fixed]
-    if not fixed:
+def _print_results(run: Run, flags: CheckFlags, stdin_fix: bool) -> None:
+    """Findings in the chosen format; for people, the summary, fixes and notes after them."""
+    out = sys.stderr if stdin_fix or flags.diff else sys.stdout
+    output_format = flags.output_format or ("full" if sys.stdout.isatty() else "concise")
+    options = RenderOptions(
+        unsafe_fixes=run.unsafe_fixes,
+        fix_mode=flags.fix and not flags.diff,
+        show_fixes=flags.show_fixes,
+        color=None if out.isatty() else False,
+    )
+    if flags.statistics:
+        _echo(summary.statistics(run.reports, options), out)
+    elif not flags.diff:
+        FORMATS[output_format](run.reports, options, out)
+    if output_format not in HUMAN_FORMATS or flags.quiet:
         return
-    total = sum(len(r.fixed) for r in fixed)
-    click.echo(f"Fixed {total} problem{'s' if total != 1 else ''}:", file=out)
-    for report in fixed:
-        click.echo(f"- {printable(report.display_name)}:", file=out)
-        for (code, name), count in Counter((f.code, f.name) for f in report.fixed).most_common():
-            click.echo(f"    {count} × {code} ({name})", file=out)
+    if flags.diff:
+        _echo(summary.parse_failure_notes(run.reports), sys.stderr)
+    if flags.show_fixes:
+        _echo(summary.fixes_applied(run.reports), out)
+    if not flags.diff:
+        click.echo(summary.summary(run.reports, options, run.errors), file=out)
+    elif run.diffs == 0:
+        click.echo("No fixes to apply.", file=out)
+
+
+def _echo(lines: list[str], out) -> None:
+    for line in lines:
+        click.echo(line, file=out)
+
+
+def _exit_code(run: Run, flags: CheckFlags) -> int:
+    if run.errors:
+        return EXIT_ERROR
+    if flags.diff:
+        return EXIT_FINDINGS if run.diffs else EXIT_CLEAN
+    remaining = any(r.findings or r.parse_failures for r in run.reports)
+    if flags.exit_non_zero_on_fix and any(r.fixed for r in run.reports):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN if flags.exit_zero or not remaining else EXIT_FINDINGS
 
 
 @cli.command()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from pipelint import syntax
+from pipelint.command import Command
 
 
 @dataclass(frozen=True)
@@ -47,21 +48,19 @@ COMPRESSED_SUFFIXES = (
     ".z", ".zip", ".7z", ".rar", ".br",
 )  # fmt: skip
 
-# Short options that take a value (separate or attached), per tool family.
-_VALUE_OPTIONS = {
-    "gzip": "S", "pigz": "SbpIJ", "bzip2": "", "pbzip2": "bpm", "lbzip2": "n", "xz": "TCFM",
-    "pixz": "pt", "zstd": "oTDBM", "pzstd": "po", "zstdmt": "oTDBM", "lz4": "B",
-}  # fmt: skip
-_LONG_WITH_VALUE = frozenset({"--suffix", "--threads", "--format", "--check", "--memlimit", "--output", "--dict"})
-_DECOMPRESS_FLAGS = frozenset({"d", "t", "l"})
-_DECOMPRESS_LONG = frozenset({"--decompress", "--uncompress", "--test", "--list"})
-_STDOUT_LONG = frozenset({"--stdout", "--to-stdout"})
+# Options that make a compressor decompress, test or list instead (the short
+# ones as `command.Option` names: `-dc` is `-d` and `-c`).
+DECOMPRESS_OPTIONS = ("-d", "-t", "-l", "--decompress", "--uncompress", "--test", "--list")
+_STDOUT_OPTIONS = ("-c", "--stdout", "--to-stdout")
+_NAMED_LEVELS = {"--fast": 1, "--best": 9}
+_TARS = frozenset({b"tar", b"gtar", b"bsdtar"})
 
 
 @dataclass
 class Compression:
     """A command that compresses: what it reads, where it writes, at which level."""
 
+    command: Command
     tool: str
     format: Format
     level: int | None = None  # explicit level, None for the default
@@ -69,82 +68,23 @@ class Compression:
     to_stdout: bool = False
     files: list[Node] = field(default_factory=list)
     output: Node | None = None  # `zstd -o FILE`, `lz4 SRC DST`
-    options: list[str] = field(default_factory=list)
 
     @property
     def effective_level(self) -> int:
         return self.format.default_level if self.level is None else self.level
 
 
-def parse(command: Node) -> Compression | None:
+def parse(command: Command) -> Compression | None:
     """The command as a compressor, or None (a decompressor, a computed option, not a compressor)."""
-    if command.type != "command" or syntax.has_assignments(command):
-        return None  # `GZIP=-9 gzip` sets the level from the environment
-    name = syntax.basename(syntax.command_name(command))
-    tool = None if name is None else name.decode("utf-8", "replace")
-    if tool not in COMPRESSORS:
+    tool = None if command.program is None else command.program.decode("utf-8", "replace")
+    if tool not in COMPRESSORS or command.wrappers or not command.exact:
         return None
-    found = Compression(tool, FORMATS[COMPRESSORS[tool]])
-    value_letters = _VALUE_OPTIONS[tool]
-    arguments = syntax.arguments(command)
-    index = 0
-    operands_only = False
-    while index < len(arguments):
-        node = arguments[index]
-        index += 1
-        value = syntax.literal_value(node)
-        if operands_only or value is None or value == b"-" or not value.startswith(b"-"):
-            if value is None and not operands_only and syntax.text(node).lstrip(b"\"'").startswith(b"-"):
-                return None  # `-$level`
-            found.files.append(node)
-            continue
-        word = value.decode("utf-8", "replace")
-        if word == "--":
-            operands_only = True
-            continue
-        if word.startswith("--"):
-            key = word.partition("=")[0]
-            if key in _DECOMPRESS_LONG:
-                return None
-            if key in _STDOUT_LONG:
-                found.to_stdout = True
-            elif key == "--fast":
-                found.level, found.level_node = 1, node
-            elif key == "--best":
-                found.level, found.level_node = 9, node
-            elif key == "--output" and "=" not in word and index < len(arguments):
-                found.output = arguments[index]
-                index += 1
-            elif key in _LONG_WITH_VALUE and "=" not in word:
-                index += 1
-            found.options.append(word)
-            continue
-        letters = word[1:]
-        if letters.isdigit():
-            found.level, found.level_node = int(letters), node
-            found.options.append(word)
-            continue
-        position = 0
-        while position < len(letters):
-            letter = letters[position]
-            position += 1
-            if letter.isdigit():
-                digits = letter
-                while position < len(letters) and letters[position].isdigit():
-                    digits += letters[position]
-                    position += 1
-                found.level, found.level_node = int(digits), None
-            elif letter in _DECOMPRESS_FLAGS:
-                return None
-            elif letter == "c":
-                found.to_stdout = True
-            elif letter in value_letters:
-                if position == len(letters) and index < len(arguments):
-                    if letter == "o":
-                        found.output = arguments[index]
-                    index += 1
-                break
-        found.options.append(word)
+    if command.assignments:
+        return None  # `GZIP=-9 gzip` sets the level from the environment
+    if command.has(*DECOMPRESS_OPTIONS):
+        return None
+    found = Compression(command, tool, FORMATS[COMPRESSORS[tool]], files=list(command.operands))
+    _read_options(found, command)
     if not found.files or all(syntax.literal_value(f) == b"-" for f in found.files):
         found.to_stdout = found.output is None
     if tool == "lz4" and len(found.files) == 2 and not found.to_stdout:
@@ -152,76 +92,53 @@ def parse(command: Node) -> Compression | None:
     return found
 
 
-def decompressor_format(words: list[str]) -> str | None:
-    """The format `words` (a command's name and literal arguments) decompresses, or None."""
-    if not words:
-        return None
-    name = words[0].rsplit("/", 1)[-1]
+def _read_options(found: Compression, command: Command) -> None:
+    """Level, stdout and output file from the options; the last level given wins."""
+    for option in command.options:
+        name = option.name
+        if name in _STDOUT_OPTIONS:
+            found.to_stdout = True
+        elif name in _NAMED_LEVELS or name[1:].isdigit():
+            found.level = _NAMED_LEVELS.get(name) or int(name[1:])
+            found.level_node = option.node if option.is_whole_word else None
+        elif name in ("-o", "--output") and option.value_node is not None:
+            found.output = option.value_node
+
+
+def decompression_format(command: Command) -> str | None:
+    """The format command decompresses (`gunzip`, `zstd -d`), or None."""
+    name = None if command.program is None else command.program.decode("utf-8", "replace")
     if name in DECOMPRESSORS:
         return DECOMPRESSORS[name]
-    if name in COMPRESSORS:
-        for word in words[1:]:
-            if word in _DECOMPRESS_LONG or (word.startswith("-") and not word.startswith("--") and "d" in word[1:]):
-                return COMPRESSORS[name]
+    if name in COMPRESSORS and command.has("-d", "--decompress", "--uncompress", "--test", "--list"):
+        return COMPRESSORS[name]
     return None
 
 
-def tar_compression(command: Node) -> tuple[str, Node | None] | None:
+# tar options that name its built-in compressor; and those that compress some
+# other way, or do anything but create an archive.
+_TAR_COMPRESSION = frozenset({"-z", "-j", "-J", "--gzip", "--gunzip", "--bzip2", "--xz", "--lzma"})
+_TAR_OTHER_COMPRESSION = ("-I", "-a", "-Z", "--use-compress-program", "--zstd", "--lzop", "--lzip", "--auto-compress")
+_TAR_NOT_CREATING = ("-x", "-t", "-d", "-u", "-r", "-A")
+
+
+def tar_compression(command: Command) -> tuple[str, Node | None] | None:
     """For `tar` creating an archive on stdout with a built-in compressor: (option, its node).
 
     `tar czf - dir` → ("z", node), `tar --xz -cf - d` → ("--xz", node). None when tar
     extracts, writes a file, or compresses through -I/--use-compress-program.
     """
-    if command.type != "command" or syntax.basename(syntax.command_name(command)) not in (b"tar", b"gtar", b"bsdtar"):
+    if command.program not in _TARS or command.wrappers or not command.exact:
         return None
-    arguments = syntax.arguments(command)
-    values = [syntax.literal_value(a) for a in arguments]
-    words = [None if v is None else v.decode("utf-8", "replace") for v in values]
-    creating = False
-    compression: tuple[str, Node | None] | None = None
-    archive: str | None = "-"  # GNU tar writes to stdout when -f is not given
-    index = 0
-    while index < len(words):
-        word, node = words[index], arguments[index]
-        index += 1
-        if word is None:
-            continue
-        if word.startswith("--"):
-            key, _, attached = word.partition("=")
-            if key == "--create":
-                creating = True
-            elif key in ("--gzip", "--gunzip", "--bzip2", "--xz", "--lzma"):
-                compression = (key, node)
-            elif key in ("--use-compress-program", "--zstd", "--lzop", "--lzip", "--auto-compress"):
-                return None
-            elif key == "--file":
-                if attached or "=" in word:
-                    archive = attached
-                elif index < len(words):
-                    archive = words[index]
-                    index += 1
-            continue
-        bundled = index == 1 and not word.startswith("-")  # old style: `tar czf - dir`
-        if not (word.startswith("-") or bundled) or word == "-":
-            continue
-        letters = word if bundled else word[1:]
-        for position, letter in enumerate(letters):
-            if letter == "c":
-                creating = True
-            elif letter in "zjJ":
-                compression = (letter, node)
-            elif letter in "IaZ":
-                return None
-            elif letter == "f":
-                rest = letters[position + 1 :]
-                if rest and not bundled:
-                    archive = rest
-                elif index < len(words):
-                    archive = words[index]
-                    index += 1
-                break
-            elif letter in "xtdurA":
-                return None
-    if not creating or compression is None or archive != "-":
+    if command.has(*_TAR_OTHER_COMPRESSION) or command.has(*_TAR_NOT_CREATING):
         return None
-    return compression
+    if not command.has("-c", "--create"):
+        return None
+    archives = [option for option in command.options if option.name in ("-f", "--file")]
+    if archives and archives[-1].value != b"-":
+        return None  # GNU tar writes to stdout when -f is not given
+    chosen = [option for option in command.options if option.name in _TAR_COMPRESSION]
+    if not chosen:
+        return None
+    last = chosen[-1]
+    return last.name.lstrip("-") if len(last.name) == 2 else last.name, last.node

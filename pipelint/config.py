@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 import functools
+import os
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from pathlib import Path
 
-import pathspec
-
 from pipelint import registry
+from pipelint.patterns import compile_patterns
 from pipelint.rule import Rule
 
 CONFIG_FILES = (".pipelint.toml", "pyproject.toml")  # the first found in a folder wins
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "slow-mounts")
-_KNOWN_KEYS = frozenset(_LIST_KEYS) | {"per-file-ignores", "unsafe-fixes"}
+_KNOWN_KEYS = frozenset(_LIST_KEYS) | {"per-file-ignores", "unsafe-fixes", "max-file-size"}
+_PATTERN_KEYS = ("exclude", "extend-exclude")
+
+# Scripts larger than this are not read: see docs/ci.md ("Large files") for the
+# measurement behind the number. 0 in the config or on the command line: no limit.
+DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
 
 DEFAULT_EXCLUDE = (".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", "build", "dist")
 
@@ -34,6 +41,7 @@ class Settings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     extend_exclude: tuple[str, ...] = ()
     slow_mounts: tuple[str, ...] = ()
+    max_file_size: int | None = DEFAULT_MAX_FILE_SIZE  # bytes; None: no limit
     root: Path = field(default_factory=Path.cwd)  # folder patterns are relative to
     source: Path | None = None  # the config file these came from
 
@@ -47,26 +55,22 @@ class Settings:
         relative = _relative(path, self.root)
         ignored: set[str] = set()
         for pattern, selectors in self.per_file_ignores:
-            if _spec((pattern,)).match_file(relative):
+            if compile_patterns((pattern,)).spec.match_file(relative):
                 for selector in selectors:
                     ignored.update(rule.code for rule in registry.resolve(selector))
         return ignored
 
     def is_excluded(self, path: Path) -> bool:
         relative = _relative(path, self.root)
-        return _spec(self.exclude + self.extend_exclude).match_file(relative)
+        return compile_patterns(self.exclude + self.extend_exclude).spec.match_file(relative)
 
 
 def _relative(path: Path, root: Path) -> str:
     try:
-        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+        # os.path.realpath, not Path.resolve, which raises on a symlink loop.
+        return Path(os.path.realpath(path)).relative_to(os.path.realpath(root)).as_posix()
     except ValueError:
         return Path(path).as_posix()
-
-
-@functools.lru_cache(maxsize=256)
-def _spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 @functools.lru_cache(maxsize=256)
@@ -80,15 +84,58 @@ def _selected_codes(select: tuple[str, ...] | None, extend: tuple[str, ...], ign
     return frozenset(codes)
 
 
+_SIZE = re.compile(r"\s*(\d+)\s*(b|k|kib|kb|m|mib|mb|g|gib|gb)?\s*", re.IGNORECASE)
+_UNITS = {"b": 1, "k": 1024, "kib": 1024, "kb": 1000, "m": 1024**2, "mib": 1024**2, "mb": 1000**2}
+_UNITS |= {"g": 1024**3, "gib": 1024**3, "gb": 1000**3}
+
+
+def parse_size(value: str | int) -> int | None:
+    """Bytes from `8MiB`, `500K`, `10MB` or an integer; 0 means no limit (None). ValueError if unreadable."""
+    if isinstance(value, bool):
+        raise ValueError("must be a size such as 8MiB, 500KiB or a number of bytes")
+    if isinstance(value, int):
+        count = value
+    else:
+        match = _SIZE.fullmatch(value)
+        if match is None:
+            raise ValueError("must be a size such as 8MiB, 500KiB or a number of bytes")
+        count = int(match.group(1)) * _UNITS[(match.group(2) or "b").lower()]
+    if count < 0:
+        raise ValueError("must not be negative")
+    return count or None
+
+
+def format_size(size: int) -> str:
+    for unit, factor in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if size >= factor and size % factor == 0:
+            return f"{size // factor} {unit}"
+    return f"{size} bytes"
+
+
+def _is_dir(path: Path) -> bool:
+    """Like Path.is_dir, but False for a path the system cannot even look up (a name too long, …)."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def find_config_file(start: Path) -> Path | None:
     """The closest config file at or above start that configures pipelint."""
-    folder = start.resolve()
-    if folder.is_file():
+    folder = Path(os.path.realpath(start))
+    if not _is_dir(folder):
         folder = folder.parent
     for candidate_folder in (folder, *folder.parents):
         for name in CONFIG_FILES:
             candidate = candidate_folder / name
-            if candidate.is_file() and (name != "pyproject.toml" or _has_tool_table(candidate)):
+            if _is_file(candidate) and (name != "pyproject.toml" or _has_tool_table(candidate)):
                 return candidate
     return None
 
@@ -133,6 +180,9 @@ def from_table(table: dict, config_file: Path, prefix: str = "") -> Settings:
             if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
                 raise fail(key, "must be a list of strings")
             values[key.replace("-", "_")] = tuple(value)
+    for key in _PATTERN_KEYS:
+        for number, line in compile_patterns(tuple(table.get(key, ()))).rejected:
+            raise fail(key, f"pattern {line!r} (entry {number}) is not a valid gitignore pattern")
     for key in ("select", "ignore", "extend-select"):
         for selector in table.get(key, []):
             try:
@@ -143,6 +193,11 @@ def from_table(table: dict, config_file: Path, prefix: str = "") -> Settings:
         if not isinstance(table["unsafe-fixes"], bool):
             raise fail("unsafe-fixes", "must be true or false")
         values["unsafe_fixes"] = table["unsafe-fixes"]
+    if "max-file-size" in table:
+        try:
+            values["max_file_size"] = parse_size(table["max-file-size"])
+        except ValueError as error:
+            raise fail("max-file-size", str(error)) from None
     if "per-file-ignores" in table:
         values["per_file_ignores"] = _per_file_ignores(table["per-file-ignores"], fail)
     return Settings(**values)
@@ -155,6 +210,8 @@ def _per_file_ignores(value: object, fail) -> tuple[tuple[str, tuple[str, ...]],
     for pattern, selectors in value.items():
         if not isinstance(selectors, list) or not all(isinstance(s, str) for s in selectors):
             raise fail(f"per-file-ignores.{pattern}", "must be a list of rule codes")
+        if compile_patterns((pattern,)).rejected:
+            raise fail(f"per-file-ignores.{pattern}", "is not a valid gitignore pattern")
         for selector in selectors:
             try:
                 registry.resolve(selector)
@@ -162,6 +219,15 @@ def _per_file_ignores(value: object, fail) -> tuple[tuple[str, tuple[str, ...]],
                 raise fail(f"per-file-ignores.{pattern}", str(error)) from None
         entries.append((pattern, tuple(selectors)))
     return tuple(entries)
+
+
+class Unset(Enum):
+    """Not given on the command line (None already means "no limit")."""
+
+    UNSET = "unset"
+
+
+UNSET = Unset.UNSET
 
 
 @dataclass(frozen=True)
@@ -174,6 +240,7 @@ class Overrides:
     unsafe_fixes: bool | None = None
     exclude: tuple[str, ...] | None = None
     slow_mounts: tuple[str, ...] = ()
+    max_file_size: int | None | Unset = UNSET  # UNSET: as configured; None: no limit
 
     def validate(self) -> None:
         for selector in (*(self.select or ()), *self.ignore, *self.extend_select):
@@ -192,6 +259,8 @@ class Overrides:
         if self.exclude is not None:
             changes["exclude"] = self.exclude
         changes["slow_mounts"] = settings.slow_mounts + self.slow_mounts
+        if self.max_file_size is not UNSET:
+            changes["max_file_size"] = self.max_file_size
         return replace(settings, **changes)
 
 
@@ -203,6 +272,6 @@ class SettingsResolver:
         self.config_file = config_file
 
     def for_path(self, path: Path) -> Settings:
-        config_file = self.config_file or find_config_file(path if path.is_dir() else path.parent)
+        config_file = self.config_file or find_config_file(path if _is_dir(path) else path.parent)
         base = load(config_file) if config_file else Settings()
         return self.overrides.apply(base)

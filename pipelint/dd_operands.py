@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from pipelint import syntax
-from pipelint.consumers import unwrap
+from pipelint.command import Command
 
 DEFAULT_BLOCK = 512  # dd's ibs and obs when no operand sets them
 
@@ -49,31 +49,17 @@ class Operand:
     value: bytes | None  # the static value after `key=`, None when computed
     value_source: bytes | None  # the value as written (quotes kept), when it can be cut out of the word
 
-    @property
-    def value_start(self) -> int:
-        return self.node.start_byte + len(self.key) + 1
 
-
-def parse(command: Node, *, through_wrappers: bool = False) -> dict[str, Operand] | None:
+def parse(command: Command, *, through_wrappers: bool = False) -> dict[str, Operand] | None:
     """The operands of a `dd` command by key, or None if it has anything else (`--help`, repeats).
 
     through_wrappers also reads `sudo dd …`, `nice -n 19 dd …`: fine for advice
     about dd's own operands, wrong for anything the shell would do instead of dd.
     """
-    if command.type != "command" or syntax.has_assignments(command):
+    if command.program != b"dd" or command.assignments or (command.wrappers and not through_wrappers):
         return None
-    arguments = syntax.arguments(command)
-    if syntax.basename(syntax.command_name(command)) != b"dd":
-        if not through_wrappers:
-            return None
-        words = [syntax.command_name(command)] + [syntax.literal_value(a) for a in arguments]
-        decoded = [None if w is None else w.decode("utf-8", "surrogateescape") for w in words]
-        rest = unwrap(decoded)
-        if not rest or rest[0] is None or rest[0].rsplit("/", 1)[-1] != "dd" or len(rest) == len(decoded):
-            return None
-        arguments = arguments[len(decoded) - len(rest) :]
     operands: dict[str, Operand] = {}
-    for argument in arguments:
+    for argument in command.arguments:
         operand = _operand(argument)
         if operand is None or operand.key in operands:
             return None

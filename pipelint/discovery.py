@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pathspec
 
-from pipelint.dialect import shebang_shell
+from pipelint.dialect import DISCOVERED_SHELLS, EXTENSIONS, shebang_shell
+from pipelint.patterns import compile_patterns
 
-SHELL_EXTENSIONS = (".sh", ".bash", ".ksh")
-SHELL_INTERPRETERS = frozenset({"sh", "bash", "dash", "ksh", "mksh", "ksh93", "ash"})
+# A .gitignore larger than this is not one (git's own limit is 100 MiB; the
+# largest in the Linux kernel tree is under 4 KiB): it is read no further.
+MAX_GITIGNORE_SIZE = 1 << 20
+
+Report = Callable[[Path, str], None]  # (the path, what is wrong with it)
+
+# What a folder walk picks, from the one table in dialect.py.
+SHELL_EXTENSIONS = tuple(EXTENSIONS)
+SHELL_INTERPRETERS = DISCOVERED_SHELLS
 
 
 def is_shell_script(path: Path) -> bool:
-    """By extension, or by a sh/bash/dash/ksh shebang (directly or through env)."""
+    """By extension, or by a sh/bash/dash/ksh shebang (directly, or through env or busybox)."""
     if path.name.endswith(SHELL_EXTENSIONS):
         return True
     try:
@@ -37,23 +47,41 @@ class _IgnoreFile:
         return self.spec.match_file(relative + "/" if is_dir else relative)
 
 
-def _gitignore(folder: Path) -> _IgnoreFile | None:
+def _ignore(path: Path, message: str) -> None:
+    pass
+
+
+def _gitignore(folder: Path, warn: Report = _ignore) -> _IgnoreFile | None:
+    """The folder's .gitignore, if it is a regular file; lines pathspec cannot read are skipped with a warning."""
     candidate = folder / ".gitignore"
     try:
-        lines = candidate.read_text(encoding="utf-8", errors="replace").splitlines()
+        with open(candidate, "rb", opener=_open_regular) as handle:
+            lines = handle.read(MAX_GITIGNORE_SIZE).decode("utf-8", "replace").splitlines()
     except OSError:
         return None
-    return _IgnoreFile(folder, pathspec.GitIgnoreSpec.from_lines(lines))
+    compiled = compile_patterns(tuple(lines))
+    for number, line in compiled.rejected:
+        warn(candidate, f"line {number}: pattern '{line}' cannot be read; the line is ignored")
+    return _IgnoreFile(folder, compiled.spec)
+
+
+def _open_regular(path: str, flags: int) -> int:
+    """open() that refuses a FIFO or a device instead of blocking on it or reading it forever."""
+    descriptor = os.open(path, flags | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise OSError(errno.EINVAL, "not a regular file")
+    return descriptor
 
 
 def _repository_root(folder: Path) -> Path | None:
     for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
+        if os.path.exists(candidate / ".git"):  # False, not an error, in a folder that cannot be searched
             return candidate
     return None
 
 
-def _inherited_ignores(folder: Path) -> list[_IgnoreFile]:
+def _inherited_ignores(folder: Path, warn: Report) -> list[_IgnoreFile]:
     """.gitignore files of the folders between the repository root and folder."""
     root = _repository_root(folder)
     if root is None:
@@ -63,20 +91,33 @@ def _inherited_ignores(folder: Path) -> list[_IgnoreFile]:
         chain.append(folder)
     found = []
     for ancestor in chain[:-1]:
-        ignore = _gitignore(ancestor)
+        ignore = _gitignore(ancestor, warn)
         if ignore is not None:
             found.append(ignore)
     return found
 
 
-def walk_scripts(folder: Path, excluded: Callable[[Path], bool]) -> Iterator[Path]:
-    """Shell scripts under folder, honouring .gitignore files and the exclude setting."""
-    folder = folder.resolve()
-    ignores_at: dict[Path, list[_IgnoreFile]] = {folder: _inherited_ignores(folder)}
-    for current, dirs, files in os.walk(folder):
+def walk_scripts(
+    folder: Path, excluded: Callable[[Path], bool], on_problem: Report = _ignore, on_error: Report = _ignore
+) -> Iterator[Path]:
+    """Shell scripts under folder, honouring .gitignore files and the exclude setting.
+
+    Only regular files are read (a FIFO or device found in a folder is
+    not); symbolic links to directories are not followed. A folder that
+    cannot be listed and a symbolic link loop in place of a script are
+    reported through on_error (as `grep -r` does); an unreadable .gitignore
+    line through on_problem.
+    """
+
+    def unlisted(error: OSError) -> None:
+        on_error(Path(error.filename), error.strerror or str(error))
+
+    folder = Path(os.path.realpath(folder))
+    ignores_at: dict[Path, list[_IgnoreFile]] = {folder: _inherited_ignores(folder, on_problem)}
+    for current, dirs, files in os.walk(folder, onerror=unlisted):
         here = Path(current)
         active = list(ignores_at.pop(here, []))
-        own = _gitignore(here)
+        own = _gitignore(here, on_problem)
         if own is not None:
             active.append(own)
         kept_dirs = []
@@ -91,5 +132,13 @@ def walk_scripts(folder: Path, excluded: Callable[[Path], bool]) -> Iterator[Pat
             child = here / name
             if excluded(child) or any(i.ignores(child, False) for i in active):
                 continue
-            if child.is_file() and is_shell_script(child):
+            try:
+                regular = stat.S_ISREG(os.stat(child).st_mode)
+            except OSError as error:
+                # A dangling link is skipped quietly (it may name a file not built yet);
+                # a loop never resolves: say so when the name says it is a script.
+                if error.errno == errno.ELOOP and name.endswith(SHELL_EXTENSIONS):
+                    on_error(child, error.strerror)
+                continue
+            if regular and is_shell_script(child):
                 yield child

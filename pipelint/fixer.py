@@ -1,13 +1,9 @@
-"""The one fix applicator: apply, re-parse, repeat; then write once, atomically."""
+"""The one fix applicator: apply, re-parse, repeat (writeback.py writes the result)."""
 
 from __future__ import annotations
 
-import os
-import stat
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from pipelint import syntax
 from pipelint.finding import Applicability, Edit, Finding, Fix
@@ -102,26 +98,3 @@ def _apply_one_by_one(source: bytes, batch: list[Finding], baseline: int) -> tup
             source = attempt
             kept.append(finding)
     return list(reversed(kept)), source
-
-
-def write_atomically(path: Path, content: bytes) -> None:
-    """Replace the file's bytes via a temp file and rename in the same directory.
-
-    Symlinks are followed, so the link stays a link; the mode bits stay.
-    """
-    real = Path(os.path.realpath(path))
-    mode = stat.S_IMODE(real.stat().st_mode)
-    descriptor, temp_name = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".pipelint", dir=real.parent)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp_name, mode)
-        os.replace(temp_name, real)
-    except BaseException:
-        try:
-            os.unlink(temp_name)
-        except FileNotFoundError:
-            pass
-        raise

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import BinaryIO
 
 from pipelint import checker
 from pipelint.checker import ParseFailure
-from pipelint.config import Settings
+from pipelint.config import Settings, format_size
 from pipelint.dialect import Dialect
 from pipelint.finding import Finding, RuleCrash
 from pipelint.fixer import fix_source
@@ -40,14 +43,53 @@ class FileReport:
         return LineIndex(self.final_source)
 
 
+@dataclass(frozen=True)
+class Script:
+    """A script as read from disk: its bytes and the file's status when they were read."""
+
+    source: bytes
+    status: os.stat_result
+
+
 def ensure_text(source: bytes) -> None:
     if b"\0" in source[:8192]:
         raise InputError("binary file, not a shell script")
 
 
-def read_script(path: Path) -> bytes:
+def read_limited(stream: BinaryIO, max_size: int | None) -> bytes:
+    """At most max_size + 1 bytes: one more than allowed is how a too-large input shows."""
+    if max_size is None:
+        return stream.read()
+    chunks = []
+    wanted = max_size + 1
+    while wanted > 0:
+        chunk = stream.read(min(wanted, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        wanted -= len(chunk)
+    return b"".join(chunks)
+
+
+def ensure_size(size: int, max_size: int | None) -> None:
+    """InputError when an input of size bytes is over the limit (None: no limit)."""
+    if max_size is not None and size > max_size:
+        raise InputError(f"larger than the {format_size(max_size)} limit (raise it with --max-file-size or `max-file-size`)")
+
+
+def read_script(path: Path, max_size: int | None = None) -> Script:
+    """The file's bytes, if it is a text file within the size limit.
+
+    A regular file larger than the limit is refused before it is read; a
+    character device or FIFO named on the command line is read up to the
+    limit (`/dev/zero` ends there).
+    """
     try:
-        source = path.read_bytes()
+        with open(path, "rb") as handle:
+            status = os.fstat(handle.fileno())
+            if stat.S_ISREG(status.st_mode):
+                ensure_size(status.st_size, max_size)
+            source = read_limited(handle, max_size)
     except IsADirectoryError:
         raise InputError("is a directory") from None
     except PermissionError:
@@ -56,8 +98,9 @@ def read_script(path: Path) -> bytes:
         raise InputError("no such file or directory") from None
     except OSError as error:
         raise InputError(error.strerror or str(error)) from None
+    ensure_size(len(source), max_size)
     ensure_text(source)
-    return source
+    return Script(source, status)
 
 
 def lint(source: bytes, settings: Settings, path: Path | None, mountinfo: str | None = None) -> checker.CheckResult:

@@ -10,14 +10,18 @@ the shell applies to it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
 from tree_sitter import Node
 
-from pipelint import syntax
+from pipelint import command, syntax
+from pipelint.syntax import REDIRECT_TYPES
 
-REDIRECT_TYPES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+# How a stage's command node becomes a Command: `command.read`, or the
+# checker's per-file cache of it.
+CommandReader = Callable[[Node, Sequence[Node]], command.Command]
 
 
 @dataclass
@@ -27,6 +31,7 @@ class Stage:
     command: Node
     redirects: list[Node] = field(default_factory=list)
     operator_after: Node | None = None  # the `|` or `|&` token that follows
+    reader: CommandReader = field(default=command.read, repr=False, compare=False)
 
     @property
     def start(self) -> int:
@@ -57,6 +62,11 @@ class Stage:
         """Redirects outside and inside the command node, in source order."""
         inner = syntax.own_redirects(self.command) if self.is_simple else []
         return sorted(inner + self.redirects, key=lambda node: node.start_byte)
+
+    @cached_property
+    def command_model(self) -> command.Command | None:
+        """The simple command as `command.Command`; None for `while …`, `{ …; }` and other compounds."""
+        return self.reader(self.command, self.all_redirects) if self.is_simple else None
 
 
 @dataclass
@@ -119,29 +129,29 @@ def _heredoc_continuation(redirect: Node) -> Node | None:
     return None
 
 
-def build(root: Node) -> Pipeline | None:
+def build(root: Node, reader: CommandReader = command.read) -> Pipeline | None:
     """Flatten the pipeline rooted at root, or None if it has fewer than two stages."""
     stages: list[Stage] = []
-    _flatten(root, stages)
+    _flatten(root, stages, reader)
     if len(stages) < 2 or any(stage.command.type in REDIRECT_TYPES for stage in stages):
         return None
     return Pipeline(root=root, stages=stages)
 
 
-def _flatten(node: Node, stages: list[Stage]) -> None:
+def _flatten(node: Node, stages: list[Stage], reader: CommandReader) -> None:
     if node.type == "pipeline":
         for child in node.children:
             if child.type in ("|", "|&"):
                 if stages:
                     stages[-1].operator_after = child
             elif child.is_named and child.type != "comment":
-                _flatten(child, stages)
+                _flatten(child, stages, reader)
         return
     if node.type == "redirected_statement":
         body = node.child_by_field_name("body")
         redirects = [child for child in node.children if child.type in REDIRECT_TYPES]
         if body is not None:
-            _flatten(body, stages)
+            _flatten(body, stages, reader)
         continuations = []
         for redirect in redirects:
             if stages:
@@ -150,6 +160,6 @@ def _flatten(node: Node, stages: list[Stage]) -> None:
             if continuation is not None:
                 continuations.append(continuation)
         for continuation in continuations:
-            _flatten(continuation, stages)
+            _flatten(continuation, stages, reader)
         return
-    stages.append(Stage(command=node))
+    stages.append(Stage(command=node, reader=reader))

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import bisect
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from tree_sitter import Node
 
-from pipelint import syntax
+from pipelint import command, syntax
+from pipelint.command import Command
 from pipelint.dialect import Dialect
+from pipelint.facts import ScriptFacts
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
+from pipelint.positions import LineIndex
 
-if TYPE_CHECKING:  # config imports the registry, which imports every rule
-    from pipelint.config import Settings
+# The hooks a rule may override; the checker calls only those a rule overrides.
+HOOKS = ("check_pipeline", "check_command", "check_node")
 
 
 @dataclass
@@ -26,38 +30,72 @@ class Context:
     root: Node
     dialect: Dialect
     path: str | None = None
-    settings: Settings | None = None
+    slow_mounts: tuple[str, ...] = ()  # path prefixes the settings call slow (PL102)
     mountinfo: str | None = None  # a mountinfo-format file to read instead of /proc/self/mountinfo
     # Codes of the rules checking this file, for rules that defer to another.
     enabled_codes: frozenset[str] = frozenset()
-    # Per-file facts a rule computes once and reuses for every node, by rule code.
-    memo: dict = field(default_factory=dict)
+    _commands: dict[int, Command] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
     def functions(self) -> frozenset[bytes]:
+        """Names of the functions the script defines (they run in the current shell)."""
         return syntax.defined_functions(self.root)
 
-    def text(self, node: Node) -> bytes:
-        return self.source[node.start_byte : node.end_byte]
+    def redefines(self, name: bytes | None) -> bool:
+        """Whether the script may run something else under this command name (issue 13's class 4).
+
+        A function or alias the script defines (before or after the use), or any
+        sourced file, which could define one: no safe fix may rely on the name.
+        """
+        return name is not None and self.facts.redefines(name, self.functions)
+
+    @cached_property
+    def facts(self) -> ScriptFacts:
+        """Script-wide facts (literal variables, mounts made, statement sequences), each computed on first use."""
+        return ScriptFacts(self.root, self.command)
+
+    @cached_property
+    def lines(self) -> LineIndex:
+        """Line numbers of byte offsets, for messages that point at another line."""
+        return LineIndex(self.source)
+
+    def command(self, node: Node, redirects: Sequence[Node] | None = None) -> Command:
+        """The model of a simple command node, read once per file whoever asks first."""
+        model = self._commands.get(node.id)
+        if model is None:
+            model = self._commands[node.id] = command.read(node, redirects)
+        return model
+
+    @cached_property
+    def _comment_starts(self) -> list[int]:
+        return syntax.comment_starts(self.root)
+
+    def has_comment(self, start: int, end: int) -> bool:
+        """A comment begins between the two byte offsets (an edit there would delete it)."""
+        starts = self._comment_starts
+        index = bisect.bisect_left(starts, start)
+        return index < len(starts) and starts[index] < end
 
 
 class Rule:
     """A check with a stable code and name.
 
-    Subclasses set the class attributes and implement the hooks for the node
-    kinds they declare in `subjects`: "pipeline" (a flattened Pipeline),
-    "command" (every simple command node), "program" (the root, once).
-    Rules that need other nodes list their tree-sitter types in `node_types`
-    and get them in `check_node`, from the checker's one walk; `finish` runs
-    after the walk, for rules that gather script-wide facts first.
+    A subclass sets the class attributes and overrides the hooks it needs
+    (docs/architecture.md, "Adding a rule"); the checker calls only those:
+    - `check_pipeline(pipeline, context)`: every pipeline of two or more
+      stages, flattened (`pipeline.Pipeline`);
+    - `check_command(command, context)`: every simple command, as the model
+      `command.Command`;
+    - `check_node(node, context)`: every tree-sitter node whose type is in
+      `node_types`.
+    What depends on the whole script is asked of `context.facts`.
     """
 
     code: ClassVar[str]
     name: ClassVar[str]
     severity: ClassVar[Severity]
     fix_availability: ClassVar[FixAvailability] = FixAvailability.NEVER
-    subjects: ClassVar[tuple[str, ...]] = ("pipeline",)
-    node_types: ClassVar[frozenset[str]] = frozenset()
+    node_types: ClassVar[frozenset[str]] = frozenset()  # for check_node
     enabled_by_default: ClassVar[bool] = True
     # ShellCheck codes whose `# shellcheck disable=` comments also silence this rule.
     shellcheck_codes: ClassVar[tuple[str, ...]] = ()
@@ -65,22 +103,21 @@ class Rule:
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterable[Finding]:
         return ()
 
-    def check_command(self, command: Node, context: Context) -> Iterable[Finding]:
-        return ()
-
-    def check_program(self, root: Node, context: Context) -> Iterable[Finding]:
+    def check_command(self, command: Command, context: Context) -> Iterable[Finding]:
         return ()
 
     def check_node(self, node: Node, context: Context) -> Iterable[Finding]:
         return ()
 
-    def finish(self, context: Context) -> Iterable[Finding]:
-        return ()
+    @classmethod
+    def uses(cls, hook: str) -> bool:
+        """Whether the rule overrides hook (one of HOOKS)."""
+        return getattr(cls, hook) is not getattr(Rule, hook)
 
     # Helpers for building findings, so every rule fills them in the same way.
     @classmethod
-    def finding(cls, message: str, start: int, end: int, fix: Fix | None = None) -> Finding:
-        return Finding(cls.code, cls.name, cls.severity, message, start, end, fix)
+    def finding(cls, message: str, start: int, end: int, fix: Fix | None = None, help: str | None = None) -> Finding:
+        return Finding(cls.code, cls.name, cls.severity, message, start, end, fix, help)
 
     @staticmethod
     def fix(title: str, applicability: Applicability, *edits: Edit) -> Fix:

@@ -1,8 +1,9 @@
 """The rewrite behind every "useless reader" rule: `reader | consumer …` → `consumer … < FILE`.
 
-PL001 (cat FILE), PL002 (cat <<EOF), PL004 (dump imports) and PL203 (dd if=FILE)
-find different readers; they all hand the consumer its input the same way, and
-decide the fix's safety the same way.
+PL001 (cat FILE), PL002 (cat <<EOF), PL004 (dump imports), PL203 (dd if=FILE)
+and PL503 (echo "$x") find different readers (`useless_readers` finds the
+file readers); they all hand the consumer its input the same way, and decide
+the fix's safety the same way.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipelint import syntax
-from pipelint.finding import Applicability, Edit
+from pipelint.finding import Applicability, Edit, Fix
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 from pipelint.subshell import leaves_subshell
@@ -24,23 +25,8 @@ class StdinRewrite:
     applicability: Applicability
     consumer: str  # how the consumer is named in messages
 
-
-@dataclass(frozen=True)
-class UselessReader:
-    """A first stage that only reads one file into the second, and the rewrite that drops it."""
-
-    pipeline: Pipeline
-    operand: bytes  # the file as it will be written after `<`
-    rewrite: StdinRewrite | None
-
-    @property
-    def span(self) -> tuple[int, int]:
-        reader = self.pipeline.stages[0]
-        return reader.start, reader.command.end_byte
-
-    @property
-    def file_label(self) -> str:
-        return self.operand.decode("utf-8", "replace")
+    def as_fix(self, title: str) -> Fix:
+        return Fix(title, self.applicability, tuple(sorted(self.edits)))
 
 
 def consumer_label(stage: Stage) -> str:
@@ -70,8 +56,7 @@ def rewrite(pipeline: Pipeline, context: Context, redirect: bytes, *, unsafe: bo
     an unquoted operand); this adds what the pipeline shape implies.
     """
     reader, consumer = pipeline.stages[0], pipeline.stages[1]
-    between = context.source[reader.start : consumer.start]
-    if b"#" in between[reader.end - reader.start :]:
+    if context.has_comment(reader.end, consumer.start):
         return None  # a comment between the stages would be lost
     operator = reader.operator_after
     stderr_too = operator is not None and operator.type == "|&"

@@ -91,20 +91,54 @@ def basename(name: bytes | None) -> bytes | None:
 
 def arguments(command: Node) -> list[Node]:
     """The argument nodes of a simple command, in order."""
-    return [
-        child
-        for index, child in enumerate(command.children)
-        if command.field_name_for_child(index) == "argument"
-    ]
+    return command.children_by_field_name("argument")
 
 
 def own_redirects(command: Node) -> list[Node]:
     """Redirects written inside a command node (`cat <<<"$x"`, `<f cat`)."""
-    return [
-        child
-        for index, child in enumerate(command.children)
-        if command.field_name_for_child(index) == "redirect"
-    ]
+    return command.children_by_field_name("redirect")
+
+
+REDIRECT_TYPES = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+
+
+def applied_redirects(node: Node) -> list[Node]:
+    """Every redirect the shell applies to a command (or compound statement), in source order.
+
+    tree-sitter-bash puts some inside the command (`<f cat`), and wraps the
+    rest around it in `redirected_statement` nodes; a redirect after the last
+    stage of a pipeline wraps the whole pipeline (`a | b 2>/dev/null | c` is
+    `(a | b) 2>/dev/null | c`), yet belongs to that last stage. Redirects of a
+    `{ …; }` group around the command are the group's, not listed here.
+    """
+    found = own_redirects(node) if node.type == "command" else []
+    while node.parent is not None:
+        parent = node.parent
+        if parent.type == "redirected_statement" and parent.child_by_field_name("body") == node:
+            found += [child for child in parent.children if child.type in REDIRECT_TYPES]
+        elif parent.type == "pipeline":
+            stages = [child for child in parent.named_children if child.type != "comment"]
+            if not stages or stages[-1] != node:
+                break
+        else:
+            break
+        node = parent
+    return sorted(found, key=lambda redirect: redirect.start_byte)
+
+
+def fed_text(redirect: Node) -> bytes:
+    """What a here-document or here-string puts on standard input, as far as it is known.
+
+    A here-document's body as written; a here-string's static value, or its
+    text as written when it expands something. b"" for other redirects.
+    """
+    if redirect.type == "heredoc_redirect":
+        return b"".join(text(child) for child in redirect.children if child.type == "heredoc_body")
+    if redirect.type == "herestring_redirect" and redirect.named_children:
+        word = redirect.named_children[-1]
+        value = literal_value(word)
+        return value if value is not None else text(word)
+    return b""
 
 
 def has_assignments(command: Node) -> bool:
@@ -195,6 +229,17 @@ def has_unquoted_expansion(node: Node) -> bool:
 @functools.cache
 def _function_names_query() -> Query:
     return Query(language(), "(function_definition name: (word) @name)")
+
+
+@functools.cache
+def _comments_query() -> Query:
+    return Query(language(), "(comment) @comment")
+
+
+def comment_starts(root: Node) -> list[int]:
+    """Where each comment below root begins, in order."""
+    captures = QueryCursor(_comments_query()).captures(root)
+    return sorted(node.start_byte for node in captures.get("comment", []))
 
 
 def defined_functions(root: Node) -> frozenset[bytes]:

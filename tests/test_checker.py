@@ -1,8 +1,19 @@
-"""The checker's handling of scripts that only partly parse."""
+"""The checker: scripts that only partly parse, and the rule protocol."""
 
 from __future__ import annotations
 
+import os
+
+import pytest
 from harness import lint
+
+from pipelint import checker
+from pipelint.command import Command
+from pipelint.config import Settings
+from pipelint.finding import Applicability, Edit, Fix, FixAvailability, Severity
+from pipelint.linter import process
+from pipelint.registry import RULES
+from pipelint.rule import HOOKS, Rule
 
 
 def test_statements_around_a_parse_error_are_still_linted():
@@ -23,3 +34,134 @@ def test_no_finding_joins_pieces_across_the_blanked_error():
         for finding in lint(script, select=("PL001", "PL503", "PL502", "PL501")):
             assert source[finding.start : finding.end] in source, finding
             assert b"$(" not in source[finding.start : finding.end]
+
+
+# The rule protocol: hooks are found by what a rule overrides.
+
+
+class _CommandNames(Rule):
+    code = "PL999"
+    name = "command-names"
+    severity = Severity.INFO
+
+    def check_command(self, command, context):
+        assert isinstance(command, Command)
+        yield self.finding(f"runs {command.program.decode()}", command.node.start_byte, command.node.end_byte)
+
+
+class _CaseItems(Rule):
+    code = "PL998"
+    name = "case-items"
+    severity = Severity.INFO
+    node_types = frozenset({"case_item"})
+
+    def check_node(self, node, context):
+        yield self.finding("case item", node.start_byte, node.end_byte)
+
+
+def test_check_command_gets_the_command_model():
+    result = checker.check(b"sudo -u pg psql db\nnice gzip f | cat\n", [_CommandNames()])
+    assert [f.message for f in result.findings] == ["runs psql", "runs gzip", "runs cat"]
+
+
+def test_check_node_gets_the_node_types_it_names():
+    result = checker.check(b"case $x in a) echo a;; b) echo b;; esac\n", [_CaseItems()])
+    assert [f.message for f in result.findings] == ["case item", "case item"]
+
+
+def test_a_rule_is_called_only_through_the_hooks_it_overrides():
+    assert _CommandNames.uses("check_command") and not _CommandNames.uses("check_pipeline")
+    assert _CaseItems.uses("check_node") and not _CaseItems.uses("check_command")
+
+
+def test_every_registered_rule_declares_what_its_hooks_need():
+    for rule in RULES:
+        assert any(rule.uses(hook) for hook in HOOKS), rule.code
+        assert bool(rule.node_types) == rule.uses("check_node"), rule.code
+
+
+# A rule bug never aborts a run.
+class _Raises(Rule):
+    code = "PL997"
+    name = "raises"
+    severity = Severity.WARNING
+
+    def __init__(self):
+        self.calls = 0
+
+    def check_pipeline(self, pipeline, context):
+        self.calls += 1
+        yield self.finding("first", pipeline.root.start_byte, pipeline.root.end_byte)
+        raise ValueError("no such\nstage")
+
+
+def test_a_raising_rule_is_recorded_and_the_others_still_report():
+    raising = _Raises()
+    others = [rule() for rule in RULES if rule.enabled_by_default]
+    source = b"cat a | grep x\ncat b | grep y\n"
+    result = checker.check(source, [raising, *others])
+    assert [(f.code, source[f.start : f.end]) for f in result.findings] == [("PL001", b"cat a"), ("PL001", b"cat b")]
+    (crash,) = result.crashes
+    assert crash.code == "PL997"
+    assert crash.summary == "ValueError: no such stage"  # one line, for `pipelint: error: …`
+    assert "Traceback" in crash.traceback and "raise ValueError" in crash.traceback
+    assert raising.calls == 1  # not called again on the same file
+
+
+def test_the_crash_reaches_the_file_report():
+    class Settings999(Settings):
+        def enabled_rules(self, path=None):
+            return [_Raises, *super().enabled_rules(path)]
+
+    report = process(b"cat a | grep x\n", "a.sh", Settings999())
+    assert [c.code for c in report.crashes] == ["PL997"]
+    assert [f.code for f in report.findings] == ["PL001"]
+
+
+# Fix availability: a rule's findings must match what it declares.
+class _Declares(Rule):
+    code = "PL996"
+    name = "declares"
+    severity = Severity.INFO
+
+    def __init__(self, availability, fix):
+        self.fix_availability = availability
+        self._fix = fix
+
+    def check_command(self, command, context):
+        yield self.finding("x", command.node.start_byte, command.node.end_byte, self._fix)
+
+
+EDIT = Fix("Delete", Applicability.SAFE, (Edit.delete(0, 1),))
+
+
+@pytest.mark.parametrize(
+    ("availability", "fix", "problem"),
+    [
+        (FixAvailability.ALWAYS, None, "declares fixes always available"),
+        (FixAvailability.NEVER, EDIT, "declares fixes never available"),
+        (FixAvailability.SOMETIMES, Fix("Think about it", Applicability.DISPLAY_ONLY), "a fix without edits"),
+    ],
+)
+def test_findings_that_break_the_declaration_fail_the_tests(monkeypatch, availability, fix, problem):
+    monkeypatch.setenv(checker.CHECK_FIX_AVAILABILITY, "1")
+    with pytest.raises(checker.FixAvailabilityError, match=problem):
+        checker.check(b"true\n", [_Declares(availability, fix)])
+    monkeypatch.setenv(checker.CHECK_FIX_AVAILABILITY, "0")
+    assert checker.check(b"true\n", [_Declares(availability, fix)]).findings  # users are never stopped by it
+
+
+@pytest.mark.parametrize(("availability", "fix"), [(FixAvailability.ALWAYS, EDIT), (FixAvailability.NEVER, None)])
+def test_findings_that_keep_the_declaration_pass(monkeypatch, availability, fix):
+    monkeypatch.setenv(checker.CHECK_FIX_AVAILABILITY, "1")
+    assert checker.check(b"true\n", [_Declares(availability, fix)]).findings
+
+
+def test_the_whole_test_session_checks_fix_availability():
+    assert os.environ.get(checker.CHECK_FIX_AVAILABILITY) == "1"
+
+
+def test_useless_cat_with_a_comment_between_the_stages_has_no_fix_and_says_so():
+    (finding,) = lint("cat f | # why\ngrep x\n")
+    assert finding.code == "PL001" and finding.fix is None
+    assert RULES[0].code == "PL001" and RULES[0].fix_availability is FixAvailability.SOMETIMES

@@ -116,3 +116,90 @@ def test_resolver_uses_an_explicit_config_file(tmp_path):
     config.write_text('select = ["PL003"]\n')
     settings = SettingsResolver(config_file=config).for_path(tmp_path / "x.sh")
     assert [rule.code for rule in settings.enabled_rules()] == ["PL003"]
+
+
+# A broken config file stops only the files it governs.
+
+
+@pytest.fixture
+def two_projects(tmp_path):
+    """a/ configured well, b/ with an invalid pyproject.toml; each with scripts that have findings."""
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "x.sh").write_text(BAD)
+    (tmp_path / "b" / "y.sh").write_text(BAD)
+    (tmp_path / "a" / ".pipelint.toml").write_text('ignore = ["PL004"]\n')
+    (tmp_path / "b" / "pyproject.toml").write_text("[tool.pipelint]\nselct = ['PL001']\n")
+    return tmp_path
+
+
+def config_errors(result) -> list[str]:
+    return [line for line in result.stderr.decode().splitlines() if line.startswith("pipelint: error:")]
+
+
+@pytest.mark.parametrize("order", [("a", "b"), ("b", "a")])
+def test_a_broken_config_stops_only_its_files(two_projects, order):
+    result = run_cli("check", "--output-format", "concise", *order, cwd=two_projects)
+    out = result.stdout.decode()
+    assert result.returncode == 2
+    (line,) = config_errors(result)
+    assert "b/pyproject.toml: tool.pipelint.selct: unknown key" in line
+    assert "a/x.sh:2:1: PL001" in out and "PL004" not in out  # a's own config applied
+    assert "b/" not in out
+
+
+def test_each_broken_config_is_reported_once(two_projects):
+    result = run_cli("check", "b/x.sh", "b/y.sh", "b", cwd=two_projects)
+    assert result.returncode == 2 and len(config_errors(result)) == 1
+
+
+def test_fix_reports_every_files_outcome_when_a_config_is_broken(two_projects):
+    """Every config is loaded before the first write; the good folder is fixed and says so."""
+    result = run_cli("check", "--fix", "--output-format", "concise", "a", "b", cwd=two_projects)
+    out = result.stdout.decode()
+    assert result.returncode == 2
+    assert len(config_errors(result)) == 1
+    assert (two_projects / "a" / "x.sh").read_text() == BAD.replace("cat access.log | grep 500", "grep 500 < access.log")
+    assert (two_projects / "b" / "x.sh").read_text() == BAD
+    assert "Found 1 problem (1 fixed, 0 remaining); 1 error" in out  # a's config ignores PL004
+    assert "All checks passed!" not in out
+
+
+@pytest.mark.parametrize(
+    ("value", "size"),
+    [("8MiB", 8 << 20), ("8 MiB", 8 << 20), ("500k", 500 << 10), ("10MB", 10_000_000), (4096, 4096), ("0", None), (0, None)],
+)
+def test_sizes(value, size):
+    from pipelint.config import parse_size
+
+    assert parse_size(value) == size
+
+
+@pytest.mark.parametrize("value", ["lots", "-1", "1.5MiB", True, "8 MiBs"])
+def test_unreadable_sizes(value):
+    from pipelint.config import parse_size
+
+    with pytest.raises(ValueError):
+        parse_size(value)
+
+
+def test_max_file_size_in_config_is_validated(tmp_path):
+    (tmp_path / ".pipelint.toml").write_text('max-file-size = "huge"\n')
+    with pytest.raises(ConfigError, match="max-file-size: must be a size"):
+        load(tmp_path / ".pipelint.toml")
+    (tmp_path / ".pipelint.toml").write_text('max-file-size = "2MiB"\n')
+    assert load(tmp_path / ".pipelint.toml").max_file_size == 2 << 20
+
+
+def test_per_file_ignores_patterns_are_validated(tmp_path):
+    (tmp_path / ".pipelint.toml").write_text('[per-file-ignores]\n"[z-a]" = ["PL001"]\n')
+    with pytest.raises(ConfigError, match=r"per-file-ignores.\[z-a\]: is not a valid gitignore pattern"):
+        load(tmp_path / ".pipelint.toml")
+
+
+def test_stdin_fix_under_a_broken_config_gives_the_input_back(tmp_path):
+    (tmp_path / ".pipelint.toml").write_text("selct = 1\n")
+    result = run_cli("check", "--fix", "-", cwd=tmp_path, stdin=BAD.encode())
+    assert result.returncode == 2
+    assert result.stdout == BAD.encode()
+    assert result.stderr.decode().startswith("pipelint: error: ") and "selct: unknown key" in result.stderr.decode()

@@ -121,3 +121,10 @@ def test_rule_command_prints_the_document(rule):
     result = CliRunner().invoke(cli, ["rule", rule.code])
     assert result.exit_code == 0
     assert result.output.startswith(f"# {rule.code} {rule.name}")
+
+
+@pytest.mark.parametrize("rule", RULES, ids=IDS)
+def test_fix_row_states_the_declared_availability(rule):
+    """`| Fix | always …`, `sometimes …` or `never …`, as the rule declares (FixAvailability)."""
+    row = parse_doc(ruledocs.path_for(rule)).table_value("Fix")
+    assert row.split()[0].rstrip(":,") == rule.fix_availability.value, row

@@ -17,14 +17,10 @@ from tree_sitter import Tree
 
 from pipelint import syntax
 from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
-from pipelint.dialect import shebang_shell
+from pipelint.dialect import LANGUAGE_IDS, shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
 from pipelint.linter import FileReport, process
 from pipelint.positions import LineIndex
-
-# languageId values editors send for shell scripts: VS Code "shellscript",
-# Neovim/Emacs the filetype or major mode ("sh", "bash"), Helix "bash".
-SHELL_LANGUAGE_IDS = frozenset({"shellscript", "sh", "bash", "ksh", "dash"})
 
 
 def to_bytes(text: str) -> bytes:
@@ -53,7 +49,7 @@ def is_shell_document(language_id: str | None, path: Path | None, source: bytes)
     """What the editor calls shell, or what `pipelint check` would pick in a folder."""
     if is_config_file(path):
         return False
-    if language_id and language_id.lower() in SHELL_LANGUAGE_IDS:
+    if language_id and language_id.lower() in LANGUAGE_IDS:
         return True
     if path is not None and path.name.endswith(SHELL_EXTENSIONS):
         return True

@@ -10,7 +10,6 @@ is exactly the editor's, whatever line separators the text holds.
 from __future__ import annotations
 
 import asyncio
-import logging
 import traceback
 from pathlib import Path
 from urllib.parse import unquote
@@ -33,8 +32,6 @@ DEBOUNCE_SECONDS = 0.2
 
 CONFIG_GLOBS = tuple(f"**/{name}" for name in config.CONFIG_FILES)
 WATCHER_ID = "pipelint-config-files"
-
-logger = logging.getLogger(__name__)
 
 
 class PipelintProtocol(LanguageServerProtocol):
@@ -114,7 +111,14 @@ class PipelintServer(LanguageServer):
             return cached
         snapshot = take_snapshot(uri, document.version, text, document.language_id, self.folder_for(uri))
         self.snapshots[uri] = snapshot
+        self.log_rule_crashes(snapshot)
         return snapshot
+
+    def log_rule_crashes(self, snapshot: Snapshot) -> None:
+        """A rule that raised: the other rules' diagnostics stand; the traceback goes to the log."""
+        for crash in snapshot.report.crashes if snapshot.report is not None else ():
+            message = f"internal error in {crash.code} on {snapshot.uri} (please report): {crash.summary}\n{crash.traceback}"
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
 
     def lint_and_publish(self, uri: str) -> None:
         self.pending.pop(uri, None)

@@ -1,14 +1,26 @@
-"""What every output format needs: locations in characters, fix labels, counts."""
+"""What every output format shares: locations, fix hints, advice, parse failures, text escaping.
+
+A format module decides layout only; what a fix hint says, how a parse
+failure reads and how a name that is not valid UTF-8 is written are decided
+here, once, so the formats cannot drift apart.
+"""
 
 from __future__ import annotations
 
+import base64
+import re
 from dataclasses import dataclass
 
+from pipelint.checker import ParseFailure
 from pipelint.finding import Applicability, Finding
 from pipelint.linter import FileReport
 from pipelint.positions import Encoding
 
 RULES_URL = "https://github.com/pipelint/pipelint/blob/main/rules/{code}-{name}.md"
+
+# What every format says about a part of a script tree-sitter could not parse.
+PARSE_FAILURE_KIND = "parse-error"
+PARSE_FAILURE_TEXT = "could not parse from here; the rest of the file was checked"
 
 
 @dataclass(frozen=True)
@@ -39,11 +51,51 @@ def rule_url(finding: Finding) -> str:
     return RULES_URL.format(code=finding.code, name=finding.name)
 
 
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+# Fixes and advice.
+
+
 def is_fixable(finding: Finding, unsafe_fixes: bool) -> bool:
     fix = finding.fix
     if fix is None or not fix.edits:
         return False
     return fix.applicability is Applicability.SAFE or (unsafe_fixes and fix.applicability is Applicability.UNSAFE)
+
+
+def marker(finding: Finding, options: RenderOptions) -> str:
+    return "[*] " if is_fixable(finding, options.unsafe_fixes) else ""
+
+
+# Advice is applied by a person, like a display-only fix: both say so alike.
+BY_HAND = " (apply by hand)"
+
+
+def fix_label(finding: Finding) -> str:
+    """" (unsafe fix)", " (apply by hand)" or "", where a line has room for a word or two (`full`)."""
+    fix = finding.fix
+    if fix is None or fix.applicability is Applicability.SAFE:
+        return ""
+    return " (unsafe fix)" if fix.applicability is Applicability.UNSAFE else BY_HAND
+
+
+def fix_hint(finding: Finding, options: RenderOptions) -> str | None:
+    """One line saying what the fix does and how to apply it, for messages read in CI."""
+    fix = finding.fix
+    if fix is None:
+        return None
+    if is_fixable(finding, options.unsafe_fixes):
+        return f"[*] {fix.title} (pipelint check --fix)"
+    if fix.applicability is Applicability.UNSAFE:
+        return f"help: {fix.title} (unsafe fix: pipelint check --fix --unsafe-fixes)"
+    return f"help: {fix.title}{BY_HAND}"
+
+
+def advice_hint(finding: Finding) -> str | None:
+    """`Finding.help`, advice that is not a fix, as one line."""
+    return f"help: {finding.help}{BY_HAND}" if finding.help else None
 
 
 def fix_counts(reports: list[FileReport], unsafe_fixes: bool) -> tuple[int, int]:
@@ -58,36 +110,62 @@ def fix_counts(reports: list[FileReport], unsafe_fixes: bool) -> tuple[int, int]
     return fixable, hidden_unsafe
 
 
+# Parse failures.
+
+
+def parse_failures(reports: list[FileReport]) -> list[tuple[FileReport, ParseFailure]]:
+    return [(report, failure) for report in reports for failure in report.parse_failures]
+
+
+# Text: names and contents that are not valid UTF-8, control characters.
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+# What a terminal would act on instead of showing: C0 controls, DEL, C1 controls,
+# line and paragraph separators, bidirectional overrides ("trojan source").
+_CONTROL = "\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_UNPRINTABLE = re.compile(f"[{_CONTROL}]")
+_UNPRINTABLE_OR_BACKSLASH = re.compile(f"[{_CONTROL}\\\\]")
+_C_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\\": "\\\\"}
+
+
+def escape_character(match: re.Match) -> str:
+    """The C-style escape of one matched character (a byte that was not UTF-8 as `\\xNN`)."""
+    char = match.group()
+    if char in _C_ESCAPES:
+        return _C_ESCAPES[char]
+    code = ord(char)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that is not UTF-8, kept by surrogateescape
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}"
+
+
 def printable(name: str) -> str:
-    """A file name as text every terminal can show: undecodable bytes as \\xNN."""
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    """A file name as a terminal shows it safely, escaped as `ls -b` does.
+
+    Control characters become C escapes (`\\n`, `\\t`, `\\x1b`), a byte that
+    is not UTF-8 becomes `\\xNN`, a backslash `\\\\`: one name, one line, and
+    no two names print alike.
+    """
+    return _UNPRINTABLE_OR_BACKSLASH.sub(escape_character, name)
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def one_line(text: str) -> str:
+    """A message on one line: control characters escaped as in printable(), backslashes kept."""
+    return _UNPRINTABLE.sub(escape_character, text)
 
 
-def summary(reports: list[FileReport], options: RenderOptions) -> str:
-    remaining = sum(len(r.findings) for r in reports)
-    fixed = sum(len(r.fixed) for r in reports)
-    if remaining == 0 and fixed == 0:
-        return "All checks passed!"
-    if options.fix_mode and fixed:
-        if remaining == 0:
-            return f"Found {plural(fixed, 'problem')} ({fixed} fixed, 0 remaining)."
-        line = f"Found {plural(fixed + remaining, 'problem')} ({fixed} fixed, {remaining} remaining)."
-    else:
-        line = f"Found {plural(remaining, 'problem')}."
-    fixable, hidden_unsafe = fix_counts(reports, options.unsafe_fixes)
-    if fixable:
-        line += f"\n[*] {fixable} fixable with the `--fix` option"
-        if hidden_unsafe:
-            line += f" ({hidden_unsafe} more with `--unsafe-fixes`)"
-        line += "."
-    elif hidden_unsafe:
-        line += f"\nNo fixes available ({hidden_unsafe} hidden fix{'es' if hidden_unsafe != 1 else ''} can be enabled with the `--unsafe-fixes` option)."
-    return line
+def lossy(value: str) -> str:
+    """Text strict UTF-8 readers accept: each byte that was not UTF-8 becomes U+FFFD.
+
+    Script text and names are decoded with surrogateescape, so such a byte is
+    a lone surrogate, which Rust's serde_json rejects and Go replaces.
+    """
+    return _LONE_SURROGATE.sub("\ufffd", value)
 
 
-def marker(finding: Finding, options: RenderOptions) -> str:
-    return "[*] " if is_fixable(finding, options.unsafe_fixes) else ""
+def exact_bytes(value: str) -> str | None:
+    """The exact bytes behind value as base64, when lossy(value) lost some; else None."""
+    if not _LONE_SURROGATE.search(value):
+        return None
+    return base64.b64encode(value.encode("utf-8", "surrogateescape")).decode("ascii")

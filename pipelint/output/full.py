@@ -1,4 +1,4 @@
-"""The default on a terminal: each finding with its source line underlined, and the fix as help."""
+"""The default on a terminal: each finding with its source line underlined, the fix and advice as help."""
 
 from __future__ import annotations
 
@@ -7,9 +7,19 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
-from pipelint.finding import Applicability
+from pipelint.finding import Finding
 from pipelint.linter import FileReport
-from pipelint.output.common import RenderOptions, marker, printable, span
+from pipelint.output.common import (
+    BY_HAND,
+    PARSE_FAILURE_KIND,
+    PARSE_FAILURE_TEXT,
+    RenderOptions,
+    fix_label,
+    marker,
+    one_line,
+    printable,
+    span,
+)
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
@@ -18,19 +28,18 @@ def _expand(line: str) -> str:
     return line.replace("\t", "    ")
 
 
-def _excerpt(report: FileReport, finding) -> list[Text]:
-    where = span(report, finding.start, finding.end)
+def _excerpt(report: FileReport, start: int, end: int, label: str, style: str) -> list[Text]:
+    where = span(report, start, end)
     line = report.index.line_text(where.row - 1)
     shown = _expand(line).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-    start = len(_expand(line[: where.column - 1]))
+    first = len(_expand(line[: where.column - 1]))
     end_col = where.end_column - 1 if where.end_row == where.row else len(line)
-    end = max(len(_expand(line[:end_col])), start + 1)
+    last = max(len(_expand(line[:end_col])), first + 1)
     gutter = str(where.row)
     pad = " " * len(gutter)
-    style = _SEVERITY_STYLE.get(finding.severity.value, "bold")
     underline = Text(f"{pad} | ", style="blue")
-    underline.append(" " * start + "^" * (end - start), style=style)
-    underline.append(f" {finding.code}", style=style)
+    underline.append(" " * first + "^" * (last - first), style=style)
+    underline.append(f" {label}", style=style)
     return [
         Text(f"{pad} |", style="blue"),
         Text(f"{gutter} | ", style="blue") + Text(shown),
@@ -39,25 +48,43 @@ def _excerpt(report: FileReport, finding) -> list[Text]:
     ]
 
 
+def _header(report: FileReport, start: int, end: int, label: str, style: str, text: str) -> Text:
+    where = span(report, start, end)
+    header = Text()
+    header.append(printable(report.display_name), style="bold")
+    header.append(f":{where.row}:{where.column}: ")
+    header.append(label, style=style)
+    header.append(f" {one_line(text)}")
+    return header
+
+
+def _help_lines(finding: Finding) -> list[Text]:
+    lines = []
+    if finding.fix is not None:
+        line = Text("  = help: ", style="bold cyan")
+        line.append(one_line(finding.fix.title))
+        line.append(fix_label(finding), style="dim")
+        lines.append(line)
+    if finding.help:
+        lines.append(Text("  = help: ", style="bold cyan") + Text(one_line(finding.help)) + Text(BY_HAND, style="dim"))
+    return lines
+
+
 def render(reports: list, options: RenderOptions, out: TextIO) -> None:
     console = Console(file=out, highlight=False, soft_wrap=True, force_terminal=options.color, no_color=options.color is False)
     for report in reports:
+        blocks = []
         for finding in report.findings:
-            where = span(report, finding.start, finding.end)
-            header = Text()
-            header.append(printable(report.display_name), style="bold")
-            header.append(f":{where.row}:{where.column}: ")
-            header.append(finding.code, style=_SEVERITY_STYLE.get(finding.severity.value, "bold"))
-            header.append(f" {marker(finding, options)}{finding.name}: {finding.message}")
-            console.print(header)
-            for line in _excerpt(report, finding):
+            style = _SEVERITY_STYLE.get(finding.severity.value, "bold")
+            text = f"{marker(finding, options)}{finding.name}: {finding.message}"
+            lines = [_header(report, finding.start, finding.end, finding.code, style, text)]
+            lines += _excerpt(report, finding.start, finding.end, finding.code, style)
+            blocks.append((finding.start, lines + _help_lines(finding)))
+        for failure in report.parse_failures:
+            style = _SEVERITY_STYLE["error"]
+            lines = [_header(report, failure.start, failure.end, PARSE_FAILURE_KIND, style, PARSE_FAILURE_TEXT)]
+            blocks.append((failure.start, lines + _excerpt(report, failure.start, failure.end, PARSE_FAILURE_KIND, style)))
+        for _, lines in sorted(blocks, key=lambda block: block[0]):
+            for line in lines:
                 console.print(line)
-            if finding.fix is not None:
-                help_line = Text("  = help: ", style="bold cyan")
-                help_line.append(finding.fix.title)
-                if finding.fix.applicability is Applicability.UNSAFE:
-                    help_line.append(" (unsafe fix)", style="dim")
-                elif finding.fix.applicability is Applicability.DISPLAY_ONLY:
-                    help_line.append(" (apply by hand)", style="dim")
-                console.print(help_line)
             console.print()

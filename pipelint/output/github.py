@@ -11,21 +11,27 @@ and `notice`. A parse failure, which also makes the exit status 1, is an
 
 from __future__ import annotations
 
-import re
 from typing import TextIO
 
-from pipelint.finding import Applicability, Finding, Severity
+from pipelint.finding import Finding, Severity
 from pipelint.linter import FileReport
-from pipelint.output.common import RenderOptions, is_fixable, rule_url, span
+from pipelint.output.common import (
+    PARSE_FAILURE_TEXT,
+    RenderOptions,
+    advice_hint,
+    fix_hint,
+    lossy,
+    printable,
+    rule_url,
+    span,
+)
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def escape_data(value: str) -> str:
     """The message after `::`."""
-    value = _SURROGATE.sub("\ufffd", value)
+    value = lossy(value)
     return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
@@ -37,7 +43,7 @@ def escape_property(value: str) -> str:
 def annotation(command: str, report: FileReport, start: int, end: int, title: str, message: str) -> str:
     where = span(report, start, end)
     properties = {
-        "file": report.display_name,
+        "file": printable(report.display_name),
         "line": where.row,
         "col": where.column,
         "endLine": where.end_row,
@@ -49,17 +55,8 @@ def annotation(command: str, report: FileReport, start: int, end: int, title: st
 
 
 def message(finding: Finding, options: RenderOptions) -> str:
-    lines = [finding.message]
-    fix = finding.fix
-    if fix is not None:
-        if is_fixable(finding, options.unsafe_fixes):
-            lines.append(f"[*] {fix.title} (pipelint check --fix)")
-        elif fix.applicability is Applicability.UNSAFE:
-            lines.append(f"help: {fix.title} (unsafe fix: pipelint check --fix --unsafe-fixes)")
-        else:
-            lines.append(f"help: {fix.title} (apply by hand)")
-    lines.append(f"See {rule_url(finding)}")
-    return "\n".join(lines)
+    lines = [finding.message, fix_hint(finding, options), advice_hint(finding), f"See {rule_url(finding)}"]
+    return "\n".join(line for line in lines if line)
 
 
 def render(reports: list, options: RenderOptions, out: TextIO) -> None:
@@ -76,6 +73,6 @@ def render(reports: list, options: RenderOptions, out: TextIO) -> None:
                     failure.start,
                     failure.end,
                     "pipelint: parse error",
-                    "could not parse from here; the rest of the file was checked",
+                    PARSE_FAILURE_TEXT,
                 )
             )

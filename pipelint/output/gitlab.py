@@ -18,23 +18,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
 from pipelint.finding import Severity
 from pipelint.linter import FileReport
-from pipelint.output.common import RenderOptions, span
+from pipelint.output.common import PARSE_FAILURE_TEXT, RenderOptions, lossy, span
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 PARSE_ERROR = "pipelint/parse-error"
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def text(value: str) -> str:
-    return _SURROGATE.sub("\ufffd", value)
 
 
 def project_path(display_name: str) -> str:
@@ -68,11 +61,11 @@ def issues(reports: list[FileReport]) -> list[dict]:
             occurrence = seen[(check, line_text.strip())]
             seen[(check, line_text.strip())] += 1
             return {
-                "description": text(description),
+                "description": lossy(description),
                 "check_name": check,
                 "fingerprint": fingerprint(path, check, line_text, occurrence),
                 "severity": severity,
-                "location": {"path": text(path), "lines": {"begin": where.row, "end": last}},
+                "location": {"path": lossy(path), "lines": {"begin": where.row, "end": last}},
             }
 
         for finding in report.findings:
@@ -82,7 +75,7 @@ def issues(reports: list[FileReport]) -> list[dict]:
             found.append(
                 issue(
                     PARSE_ERROR,
-                    "pipelint could not parse from here; the rest of the file was checked",
+                    f"pipelint {PARSE_FAILURE_TEXT}",
                     "major",
                     failure.start,
                     failure.end,

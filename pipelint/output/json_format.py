@@ -1,63 +1,110 @@
-"""One JSON array of findings, ruff-compatible in shape."""
+"""One JSON array of records, ruff-compatible in shape: one per finding and one per parse failure.
+
+A finding's record is ruff's (`code`, `message`, `filename`, `location`,
+`end_location`, `fix`, `url`) plus `name`, `severity`, `help` and `kind`
+(`"finding"`). A part of a script that did not parse, which makes the exit
+status 1, is a record too: `kind` `"parse-error"`, with `code`, `name`,
+`url` and `fix` null, as ruff writes a syntax error; a consumer that reads
+ruff's JSON reads it without change, and one that wants findings only keeps
+the records whose `code` is not null.
+
+The output is always valid UTF-8 without lone surrogates: text that was not
+valid UTF-8 is written with U+FFFD, and where the exact bytes matter they
+travel too, base64-encoded: `filename_bytes` beside `filename`, and
+`content_bytes` beside an edit's `content`. Both keys appear only when
+needed.
+"""
 
 from __future__ import annotations
 
 import json
-import re
 from typing import TextIO
 
-from pipelint.finding import Finding
+from pipelint.checker import ParseFailure
+from pipelint.finding import Edit, Finding
 from pipelint.linter import FileReport
-from pipelint.output.common import RenderOptions, rule_url, span
+from pipelint.output.common import (
+    PARSE_FAILURE_KIND,
+    PARSE_FAILURE_TEXT,
+    RenderOptions,
+    exact_bytes,
+    lossy,
+    rule_url,
+    span,
+)
 
 
-def finding_record(report: FileReport, finding: Finding) -> dict:
-    where = span(report, finding.start, finding.end)
-    record = {
-        "code": finding.code,
-        "name": finding.name,
-        "message": finding.message,
-        "severity": finding.severity.value,
-        "filename": report.display_name,
+def _place(report: FileReport, start: int, end: int) -> dict:
+    where = span(report, start, end)
+    return {
         "location": {"row": where.row, "column": where.column},
         "end_location": {"row": where.end_row, "column": where.end_column},
-        "url": rule_url(finding),
-        "fix": None,
     }
-    if finding.fix is not None:
-        edits = []
-        for edit in finding.fix.edits:
-            at = span(report, edit.start, edit.end)
-            edits.append(
-                {
-                    "content": edit.content.decode("utf-8", "surrogateescape"),
-                    "location": {"row": at.row, "column": at.column},
-                    "end_location": {"row": at.end_row, "column": at.end_column},
-                }
-            )
-        record["fix"] = {
-            "applicability": finding.fix.applicability.value,
-            "message": finding.fix.title,
-            "edits": edits,
-        }
+
+
+def _with_exact_bytes(record: dict, key: str, value: str) -> dict:
+    record[key] = lossy(value)
+    exact = exact_bytes(value)
+    if exact is not None:
+        record[f"{key}_bytes"] = exact
     return record
 
 
+def _edit_record(report: FileReport, edit: Edit) -> dict:
+    record = _with_exact_bytes({}, "content", edit.content.decode("utf-8", "surrogateescape"))
+    return record | _place(report, edit.start, edit.end)
+
+
+def finding_record(report: FileReport, finding: Finding) -> dict:
+    record = {
+        "kind": "finding",
+        "code": finding.code,
+        "name": finding.name,
+        "message": lossy(finding.message),
+        "severity": finding.severity.value,
+    }
+    _with_exact_bytes(record, "filename", report.display_name)
+    record |= _place(report, finding.start, finding.end)
+    record["url"] = rule_url(finding)
+    record["fix"] = None
+    if finding.fix is not None:
+        record["fix"] = {
+            "applicability": finding.fix.applicability.value,
+            "message": lossy(finding.fix.title),
+            "edits": [_edit_record(report, edit) for edit in finding.fix.edits],
+        }
+    record["help"] = lossy(finding.help) if finding.help else None
+    return record
+
+
+def parse_failure_record(report: FileReport, failure: ParseFailure) -> dict:
+    record = {
+        "kind": PARSE_FAILURE_KIND,
+        "code": None,
+        "name": None,
+        "message": PARSE_FAILURE_TEXT,
+        "severity": "error",
+    }
+    _with_exact_bytes(record, "filename", report.display_name)
+    record |= _place(report, failure.start, failure.end)
+    record |= {"url": None, "fix": None, "help": None}
+    return record
+
+
+def records(reports: list[FileReport]) -> list[dict]:
+    """Every record of the run: per file, in the order of their positions."""
+    found = []
+    for report in reports:
+        placed = [(finding.start, finding_record(report, finding)) for finding in report.findings]
+        placed += [(failure.start, parse_failure_record(report, failure)) for failure in report.parse_failures]
+        found += [record for _, record in sorted(placed, key=lambda item: item[0])]
+    return found
+
+
 def dumps(value: object, **kwargs) -> str:
-    """JSON text that keeps undecodable script bytes: each becomes a `\\udcNN` escape.
-
-    Script text is decoded with surrogateescape, so a Latin-1 byte in a fix is a
-    lone surrogate; escaping it (instead of writing it raw or as "?") keeps the
-    output valid UTF-8 and lets a reader restore the exact byte.
-    """
-    text = json.dumps(value, ensure_ascii=False, **kwargs)
-    return _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+    return json.dumps(value, ensure_ascii=False, **kwargs)
 
 
 def render(reports: list, options: RenderOptions, out: TextIO) -> None:
-    records = [finding_record(report, finding) for report in reports for finding in report.findings]
-    out.write(dumps(records, indent=2))
+    out.write(dumps(records(reports), indent=2))
     out.write("\n")

@@ -6,7 +6,10 @@ Unicode code points (`columnKind`), and findings that `--fix` would apply with
 the current flags carry `fixes`. Paths relative to the working directory are
 given relative to `%SRCROOT%`, which is how GitHub matches them to the
 checkout. Parse failures become tool notifications: they make the exit status
-1 just like findings, so CI must be able to show them.
+1 just like findings, so CI must be able to show them. A rule that raised on
+a file is an `internal-error` notification and makes `executionSuccessful`
+false. Advice that is not a fix (`Finding.help`) ends the result's message
+and is `properties.help`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import TextIO
 from pipelint import __version__, registry, ruledocs
 from pipelint.finding import Edit, Finding, Severity
 from pipelint.linter import FileReport
-from pipelint.output.common import RULES_URL, RenderOptions, is_fixable, rule_url, span
+from pipelint.output.common import PARSE_FAILURE_KIND, PARSE_FAILURE_TEXT, RULES_URL, RenderOptions, is_fixable, lossy, rule_url, span
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = RULES_URL.split("/blob/", 1)[0]
@@ -31,17 +34,7 @@ SOURCE_ROOT = "%SRCROOT%"
 # SARIF's levels are none, note, warning and error; pipelint has no "none".
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
-PARSE_FAILURE_TEXT = "could not parse from here; the rest of the file was checked"
-
 _RELATIVE_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|#|/)([^)\s]+)\)", re.IGNORECASE)
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def text(value: str) -> str:
-    """A string UTF-8 JSON can carry: undecodable bytes (lone surrogates) become U+FFFD."""
-    return _SURROGATE.sub("\ufffd", value)
 
 
 def artifact_location(report: FileReport) -> dict:
@@ -87,13 +80,13 @@ def rule_descriptor(code: str, fallback: Finding) -> dict:
     descriptor = {
         "id": code,
         "name": name,
-        "shortDescription": {"text": text(first_sentence.group(1) if first_sentence else first_paragraph)},
-        "fullDescription": {"text": text(what)},
+        "shortDescription": {"text": lossy(first_sentence.group(1) if first_sentence else first_paragraph)},
+        "fullDescription": {"text": lossy(what)},
         "helpUri": rule_url(fallback),
         "defaultConfiguration": {"level": LEVELS[severity]},
     }
     if document:
-        descriptor["help"] = {"text": text(document), "markdown": text(document)}
+        descriptor["help"] = {"text": lossy(document), "markdown": lossy(document)}
     if rule:
         descriptor["properties"] = {"fixAvailability": rule.fix_availability.value}
     return descriptor
@@ -112,47 +105,57 @@ def replacement(report: FileReport, edit: Edit) -> dict:
 
 def result(report: FileReport, finding: Finding, rule_index: int, options: RenderOptions) -> dict:
     location = artifact_location(report)
+    message = finding.message if not finding.help else f"{finding.message}\nHelp: {finding.help}"
     entry = {
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": LEVELS[finding.severity],
-        "message": {"text": text(finding.message)},
+        "message": {"text": lossy(message)},
         "locations": [
             {"physicalLocation": {"artifactLocation": location, "region": region(report, finding.start, finding.end)}}
         ],
     }
+    properties = {}
     if finding.fix is not None and is_fixable(finding, options.unsafe_fixes):
         entry["fixes"] = [
             {
-                "description": {"text": text(finding.fix.title)},
+                "description": {"text": lossy(finding.fix.title)},
                 "artifactChanges": [
                     {"artifactLocation": location, "replacements": [replacement(report, e) for e in finding.fix.edits]}
                 ],
             }
         ]
-        entry["properties"] = {"fixApplicability": finding.fix.applicability.value}
+        properties["fixApplicability"] = finding.fix.applicability.value
+    if finding.help:
+        properties["help"] = lossy(finding.help)
+    if properties:
+        entry["properties"] = properties
     return entry
 
 
+def _notification(report: FileReport, kind: str, message: str, region_of: dict | None = None) -> dict:
+    location: dict = {"artifactLocation": artifact_location(report)}
+    if region_of is not None:
+        location["region"] = region_of
+    return {
+        "descriptor": {"id": kind},
+        "level": "error",
+        "message": {"text": lossy(message)},
+        "locations": [{"physicalLocation": location}],
+    }
+
+
 def notifications(reports: list[FileReport]) -> list[dict]:
+    """Parse failures, and rules that raised (each naming its rule)."""
     found = []
     for report in reports:
         for failure in report.parse_failures:
-            found.append(
-                {
-                    "descriptor": {"id": "parse-error"},
-                    "level": "error",
-                    "message": {"text": PARSE_FAILURE_TEXT},
-                    "locations": [
-                        {
-                            "physicalLocation": {
-                                "artifactLocation": artifact_location(report),
-                                "region": region(report, failure.start, failure.end),
-                            }
-                        }
-                    ],
-                }
-            )
+            where = region(report, failure.start, failure.end)
+            found.append(_notification(report, PARSE_FAILURE_KIND, PARSE_FAILURE_TEXT, where))
+        for crash in report.crashes:
+            notification = _notification(report, "internal-error", f"internal error in {crash.code}: {crash.summary}")
+            notification["associatedRule"] = {"id": crash.code}
+            found.append(notification)
     return found
 
 
@@ -177,7 +180,12 @@ def sarif_log(reports: list[FileReport], options: RenderOptions) -> dict:
                 "rules": [rule_descriptor(code, first_of[code]) for code in codes],
             }
         },
-        "invocations": [{"executionSuccessful": True, "toolExecutionNotifications": notifications(reports)}],
+        "invocations": [
+            {
+                "executionSuccessful": not any(report.crashes for report in reports),
+                "toolExecutionNotifications": notifications(reports),
+            }
+        ],
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
         "columnKind": "unicodeCodePoints",
         "results": results,

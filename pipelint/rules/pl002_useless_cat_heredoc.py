@@ -62,8 +62,7 @@ class UselessCatHeredocRule(Rule):
             )
         if movable:
             moved = rewrite(pipeline, context, operator, unsafe=False)
-            if moved is not None:
-                fix = self.fix(f"Give the {kind} to {moved.consumer} directly", moved.applicability, *moved.edits)
+            fix = None if moved is None else moved.as_fix(f"Give the {kind} to {moved.consumer} directly")
         yield self.finding(
             f"`cat` only copies a {kind} into {consumer_label(consumer)}: "
             "attach it to the command that reads it",

@@ -38,7 +38,7 @@ class PassThroughCatRule(Rule):
     def _middle(self, cat: Stage, following: Stage, context: Context) -> Finding | None:
         if cat.all_redirects:
             return None
-        if b"#" in context.source[cat.end : following.start]:
+        if context.has_comment(cat.end, following.start):
             return None  # keep comments: no finding we could not fix cleanly
         fix = self.fix("Remove the `cat` stage", Applicability.SAFE, Edit.delete(cat.start, following.start))
         return self.finding("`cat` in the middle of a pipeline copies every byte for nothing", cat.start, cat.end, fix)
@@ -54,7 +54,7 @@ class PassThroughCatRule(Rule):
             return None
         if any(syntax.redirects_stdout(r) for r in previous.all_redirects):
             return None
-        if b"#" in context.source[previous.end : cat.start]:
+        if context.has_comment(previous.end, cat.start):
             return None
         target = syntax.text(redirects[0])
         unsafe = leaves_subshell(pipeline, previous, context)

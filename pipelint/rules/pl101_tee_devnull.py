@@ -50,13 +50,13 @@ class TeeDevNullRule(Rule):
             yield self.finding(f"`{label}` {what}: the stage costs a process and a copy for nothing", stage.start, stage.end, fix)
 
     def _middle(self, tee: tee_command.Tee, stage: Stage, following: Stage, label: str, context: Context) -> Fix | None:
-        if b"#" in context.source[stage.end : following.start]:
+        if context.has_comment(stage.end, following.start):
             return None  # a comment between the stages would go with it
         applicability = Applicability.UNSAFE if tee.ignores_sigpipe else Applicability.SAFE
         return self.fix(f"Remove the `{label}` stage", applicability, Edit.delete(stage.start, following.start))
 
     def _first(self, pipeline: Pipeline, stage: Stage, following: Stage, label: str, context: Context) -> Fix | None:
-        if b"#" in context.source[stage.end : following.start] or stage.all_redirects:
+        if context.has_comment(stage.end, following.start) or stage.all_redirects:
             return None
         # The next command now reads the script's stdin itself: a terminal stays a terminal.
         return self.fix(f"Remove the `{label}` stage", Applicability.UNSAFE, Edit.delete(stage.start, following.start))
@@ -67,7 +67,7 @@ class TeeDevNullRule(Rule):
             return None  # `a |& tee /dev/null`: a's stderr went to stdout through tee
         if any(syntax.redirects_stdout(r) for r in previous.all_redirects):
             return None
-        if b"#" in context.source[previous.end : stage.start]:
+        if context.has_comment(previous.end, stage.start):
             return None
         redirects = stage.all_redirects
         if not redirects:

@@ -2,249 +2,18 @@
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from pipelint import mounts, syntax, tee_command
-from pipelint.consumers import unwrap
-from pipelint.finding import Applicability, Finding, FixAvailability, Severity
+from pipelint import evidence, mounts, syntax, tee_command
+from pipelint.facts import ScriptFacts
+from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
-
-# Seed 001: "a production process on a twelve-core server sped up eight fold
-# when the logging tee which pointed to an NFS mount was removed".
-EVIDENCE = "a logging tee to NFS slowed a production job 8×"
+from pipelint.static_paths import static_path
 
 _WRITES = (">", ">>", ">|", "&>", "&>>")
-_GLOB = frozenset(b"*?[{")
-
-# Commands that mount a network filesystem: name → (fstype, options taking a value).
-_MOUNT_OPTIONS_WITH_VALUE = frozenset({"-o", "-O", "-L", "-U", "-N", "--options", "--test-opts", "--label", "--uuid"})
-_MOUNT_HELPERS = {"mount.nfs": "nfs", "mount.nfs4": "nfs4", "mount.cifs": "cifs", "mount.smb3": "smb3", "sshfs": "fuse.sshfs"}
-
-
-@dataclass(frozen=True)
-class StaticPath:
-    value: bytes  # the whole path, or only the directory it starts in
-    complete: bool
-
-
-@dataclass
-class ScriptFacts:
-    """What the script itself says about paths: literal variables and the mounts it makes."""
-
-    variables: dict[bytes, tuple[int, bytes]]  # name → (where it is set, value)
-    mounted: list[tuple[int, mounts.Mount | bytes]]  # (offset, a mount, or a mount point unmounted)
-
-    def table(self, base: mounts.MountTable, offset: int) -> mounts.MountTable:
-        """The system table plus what the script mounted (and did not unmount) before offset."""
-        extra: list[mounts.Mount] = []
-        for at, event in self.mounted:
-            if at > offset:
-                break
-            if isinstance(event, mounts.Mount):
-                extra.append(event)
-            else:
-                extra = [m for m in extra if m.point != event]
-        return mounts.MountTable(base.mounts + tuple(extra)) if extra else base
-
-
-def static_path(node: Node, variables: dict[bytes, tuple[int, bytes]]) -> StaticPath | None:
-    """What can be known of a path operand before the script runs, or None.
-
-    `/mnt/nfs/logs/$job.log` is known to lie in /mnt/nfs/logs; `$dir/x`, `~/x`
-    and `*.log` are not known at all.
-    """
-    prefix, complete = _static_prefix(node, variables)
-    if not prefix or prefix.startswith(b"~"):
-        return None  # nothing known, or a home directory only known at run time
-    if complete:
-        return StaticPath(posixpath.normpath(prefix), True)
-    directory, slash, _ = prefix.rpartition(b"/")
-    if not slash:
-        return None
-    return StaticPath(posixpath.normpath(directory) if directory else b"/", False)
-
-
-def _static_prefix(node: Node, variables: dict[bytes, tuple[int, bytes]]) -> tuple[bytes, bool]:
-    """(literal text up to the first thing only known at run time, whether that is all of it)."""
-    parts = node.named_children if node.type == "concatenation" else [node]
-    known = b""
-    for part in parts:
-        value, complete = _static_part(part, variables)
-        known += value
-        if not complete:
-            return known, False
-    return known, True
-
-
-def _static_part(node: Node, variables: dict[bytes, tuple[int, bytes]]) -> tuple[bytes, bool]:
-    """(the part's known text, whether that is all of it)."""
-    kind = node.type
-    if kind in ("word", "number") and not node.named_child_count:
-        return _unescape_word(syntax.text(node))
-    if kind == "raw_string":
-        return syntax.text(node)[1:-1], True
-    if kind == "string_content":
-        return _unescape_quoted(syntax.text(node)), True
-    if kind == "string":
-        known = b""
-        for child in node.named_children:
-            value, complete = _static_part(child, variables)
-            known += value
-            if not complete:
-                return known, False
-        return known, True
-    if kind in ("simple_expansion", "expansion"):
-        name = _plain_variable(node)
-        if name is not None and name in variables and variables[name][0] < node.start_byte:
-            return variables[name][1], True
-    return b"", False
-
-
-def _unescape_word(text: bytes) -> tuple[bytes, bool]:
-    out = bytearray()
-    index = 0
-    while index < len(text):
-        char = text[index]
-        if char == 0x5C:  # backslash
-            if index + 1 < len(text):
-                out.append(text[index + 1])
-            index += 2
-            continue
-        if char in _GLOB:
-            return bytes(out), False
-        out.append(char)
-        index += 1
-    return bytes(out), True
-
-
-def _unescape_quoted(text: bytes) -> bytes:
-    for escaped in (b"$", b"`", b'"', b"\\"):
-        text = text.replace(b"\\" + escaped, escaped)
-    return text
-
-
-def _plain_variable(node: Node) -> bytes | None:
-    """`$name` or `${name}`, nothing fancier."""
-    names = [c for c in node.named_children if c.type == "variable_name"]
-    if len(names) != 1 or len(node.named_children) != 1:
-        return None
-    name = syntax.text(names[0])
-    return name if syntax.text(node) in (b"$" + name, b"${" + name + b"}") else None
-
-
-class _FactCollector:
-    """Gathers, from the checker's one walk, what ScriptFacts is made of."""
-
-    def __init__(self) -> None:
-        self.assignments: dict[bytes, list[Node]] = {}
-        self.other_uses: set[bytes] = set()
-        self.words: set[bytes] = set()
-        self.commands: list[Node] = []
-
-    def add(self, node: Node) -> None:
-        if node.type == "variable_assignment":
-            name = node.child_by_field_name("name")
-            if name is not None:
-                self.assignments.setdefault(syntax.text(name), []).append(node)
-        elif node.type == "variable_name":
-            parent = node.parent
-            if parent is not None and parent.type not in ("variable_assignment", "simple_expansion", "expansion"):
-                if not (parent.type == "declaration_command" and syntax.text(parent).split()[0] in (b"export", b"readonly")):
-                    self.other_uses.add(syntax.text(node))  # `for NAME in`, `unset NAME`, `local NAME`
-        elif node.type == "word":
-            self.words.add(syntax.text(node))  # `read NAME`, `printf -v NAME`, `getopts … NAME`
-        elif node.type == "command":
-            self.commands.append(node)
-
-    def facts(self) -> ScriptFacts:
-        variables = self._literal_variables()
-        return ScriptFacts(variables, _script_mounts(self.commands, variables))
-
-    def _literal_variables(self) -> dict[bytes, tuple[int, bytes]]:
-        """Variables set once in the script to a literal and never touched otherwise."""
-        known = {}
-        for name, nodes in self.assignments.items():
-            if len(nodes) != 1 or name in self.other_uses or name in self.words:
-                continue
-            node = nodes[0]
-            value = node.child_by_field_name("value")
-            if any(child.type == "+=" for child in node.children):
-                continue
-            if node.parent is not None and node.parent.type == "command":
-                continue  # `LOG=x cmd` sets it for cmd only
-            literal = b"" if value is None else syntax.literal_value(value)
-            if literal is not None:
-                known[name] = (node.end_byte, literal)
-        return known
-
-
-def _script_mounts(commands: list[Node], variables: dict[bytes, tuple[int, bytes]]) -> list[tuple[int, mounts.Mount | bytes]]:
-    """`mount -t nfs4 srv:/x /mnt/x`, `sshfs h:/ /mnt/h`, `umount /mnt/x` in the script, in order."""
-    events: list[tuple[int, mounts.Mount | bytes]] = []
-    for node in commands:
-        arguments = syntax.arguments(node)
-        words = unwrap([_decode(syntax.command_name(node))] + [_decode(syntax.literal_value(a)) for a in arguments])
-        if not words or words[0] is None:
-            continue
-        name = words[0].rsplit("/", 1)[-1]
-        # Paths keep their nodes so `$MNT` can be resolved like any other operand.
-        nodes = arguments[len(arguments) - (len(words) - 1) :] if len(words) > 1 else []
-        if name in ("umount", "fusermount", "fusermount3"):
-            for argument in nodes:
-                path = static_path(argument, variables)
-                if path is not None and path.complete and path.value.startswith(b"/"):
-                    events.append((node.end_byte, path.value))
-            continue
-        mount = _mount_command(name, words[1:], nodes, variables)
-        if mount is not None:
-            events.append((node.end_byte, mount))
-    return sorted(events, key=lambda event: event[0])
-
-
-def _mount_command(name: str, args: list[str | None], nodes: list[Node], variables) -> mounts.Mount | None:
-    fstype = _MOUNT_HELPERS.get(name)
-    if fstype is None and name != "mount":
-        return None
-    operands: list[Node] = []
-    index = 0
-    while index < len(args):
-        word = args[index]
-        if word is not None and word.startswith("-") and word != "-":
-            if word in ("-t", "--types") and index + 1 < len(args):
-                fstype = args[index + 1]
-                index += 2
-                continue
-            if word.startswith("--types="):
-                fstype = word.partition("=")[2]
-            elif word.startswith("-t") and len(word) > 2:
-                fstype = word[2:]
-            elif word in _MOUNT_OPTIONS_WITH_VALUE:
-                index += 1
-            index += 1
-            continue
-        operands.append(nodes[index])
-        index += 1
-    if len(operands) != 2 or fstype is None and name != "mount":
-        return None
-    source = syntax.literal_value(operands[0])
-    point = static_path(operands[1], variables)
-    if point is None or not point.complete or not point.value.startswith(b"/"):
-        return None
-    source_text = "" if source is None else source.decode("utf-8", "replace")
-    if fstype is None:  # `mount srv:/export /mnt/x` is NFS, `mount //srv/share /mnt/x` is CIFS
-        fstype = "cifs" if source_text.startswith("//") else "nfs" if ":" in source_text else None
-    if fstype is None:
-        return None
-    return mounts.Mount(point.value, fstype.split(",")[0], source_text)
-
-
-def _decode(value: bytes | None) -> str | None:
-    return None if value is None else value.decode("utf-8", "surrogateescape")
 
 
 class TeeSlowMountRule(Rule):
@@ -253,43 +22,20 @@ class TeeSlowMountRule(Rule):
     severity = Severity.WARNING
     fix_availability = FixAvailability.NEVER
 
-    # What a path may mean depends on the whole script (a variable set once,
-    # a `mount` earlier on), so the walk gathers facts and the files that
-    # pipelines write, and `finish` judges them.
-    node_types = frozenset({"variable_assignment", "variable_name", "word", "command"})
-
-    def check_node(self, node: Node, context: Context) -> Iterator[Finding]:
-        self._state(context)[0].add(node)
-        return iter(())
-
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         tee_files, redirects = self._written_files(pipeline)
-        if tee_files or redirects:
-            self._state(context)[1].append((tee_files, redirects))
-        return iter(())
-
-    def finish(self, context: Context) -> Iterator[Finding]:
-        collector, written = self._state(context)
-        if not written:
-            return  # most scripts write no file from a pipeline: skip the facts
-        facts = collector.facts()
+        if not tee_files and not redirects:
+            return  # most pipelines write no file: the script-wide facts are never computed
+        facts = context.facts  # what a path means depends on the whole script: `LOG=…`, `mount …`
         system = mounts.load(context.mountinfo)
-        prefixes = context.settings.slow_mounts if context.settings is not None else ()
-        for tee_files, redirects in written:
-            for operand in tee_files:
-                place = self._slow(operand, facts, system, prefixes)
-                if place is not None:
-                    yield self._tee_finding(operand, self._name(operand, facts), place, context)
-            for redirect, destination, final in redirects:
-                place = self._slow(destination, facts, system, prefixes)
-                if place is not None:
-                    yield self._redirect_finding(redirect, destination, self._name(destination, facts), place, final)
-
-    def _state(self, context: Context) -> tuple[_FactCollector, list]:
-        state = context.memo.get(self.code)
-        if state is None:
-            state = context.memo[self.code] = (_FactCollector(), [])
-        return state
+        for operand in tee_files:
+            place = self._slow(operand, facts, system, context.slow_mounts)
+            if place is not None:
+                yield self._tee_finding(operand, self._name(operand, facts), place, context)
+        for redirect, destination, final in redirects:
+            place = self._slow(destination, facts, system, context.slow_mounts)
+            if place is not None:
+                yield self._redirect_finding(redirect, destination, self._name(destination, facts), place, final)
 
     @staticmethod
     def _written_files(pipeline: Pipeline) -> tuple[list[Node], list[tuple[Node, Node, bool]]]:
@@ -309,17 +55,19 @@ class TeeSlowMountRule(Rule):
         return tee_files, redirects
 
     @staticmethod
-    def _slow(node: Node, facts: ScriptFacts, system: mounts.MountTable, prefixes) -> mounts.SlowPlace | None:
-        path = static_path(node, facts.variables)
+    def _slow(
+        node: Node, facts: ScriptFacts, system: mounts.MountTable, prefixes: tuple[str, ...]
+    ) -> mounts.SlowPlace | None:
+        path = static_path(node, facts.literal_variables)
         if path is None:
             return None
-        return mounts.slow_place(path.value, path.complete, facts.table(system, node.start_byte), prefixes)
+        return mounts.slow_place(path.value, path.complete, facts.mount_table(system, node.start_byte), prefixes)
 
     @staticmethod
     def _name(node: Node, facts: ScriptFacts) -> str:
         """The operand as written, with the path it names when a variable hid it."""
         written = syntax.text(node).decode("utf-8", "replace")
-        path = static_path(node, facts.variables)
+        path = static_path(node, facts.literal_variables)
         if path is not None and path.complete and b"$" in syntax.text(node):
             return f"{written} ({path.value.decode('utf-8', 'replace')})"
         return written
@@ -327,24 +75,24 @@ class TeeSlowMountRule(Rule):
     def _tee_finding(self, operand: Node, name: str, place: mounts.SlowPlace, context: Context) -> Finding:
         message = (
             f"`tee` copies every byte of the pipeline into {name}, on a slow filesystem "
-            f"({_where(place)}): every stage waits for its writes ({EVIDENCE})"
+            f"({_where(place)}): every stage waits for its writes ({evidence.TEE_TO_NFS})"
         )
-        title = "Log to local disk and copy the file after the pipeline, or write the log after it"
+        advice = "Log to local disk and copy the file after the pipeline, or write the log after it"
         if "PL602" in context.enabled_codes:
             message += "; `splicecat --tee` keeps it off the pipeline's path (PL602)"
-            title += ", or use `splicecat --tee`"
-        return self.finding(message, operand.start_byte, operand.end_byte, self.fix(title, Applicability.DISPLAY_ONLY))
+            advice += ", or use `splicecat --tee`"
+        return self.finding(message, operand.start_byte, operand.end_byte, help=advice)
 
     def _redirect_finding(self, redirect: Node, destination: Node, name: str, place: mounts.SlowPlace, final: bool) -> Finding:
         if final:
             what = f"The pipeline's output goes to {name}"
-            title = "Write to local disk and move the file to the slow mount after the pipeline"
+            advice = "Write to local disk and move the file to the slow mount after the pipeline"
         else:
             operator = syntax.text(redirect)[: destination.start_byte - redirect.start_byte].strip()
             what = f"`{operator.decode('utf-8', 'replace')}` writes a side file {name}"
-            title = "Write the log to local disk and copy it after the pipeline"
-        message = f"{what}, on a slow filesystem ({_where(place)}): every stage waits for its writes ({EVIDENCE})"
-        return self.finding(message, redirect.start_byte, redirect.end_byte, self.fix(title, Applicability.DISPLAY_ONLY))
+            advice = "Write the log to local disk and copy it after the pipeline"
+        message = f"{what}, on a slow filesystem ({_where(place)}): every stage waits for its writes ({evidence.TEE_TO_NFS})"
+        return self.finding(message, redirect.start_byte, redirect.end_byte, help=advice)
 
 
 def _where(place: mounts.SlowPlace) -> str:

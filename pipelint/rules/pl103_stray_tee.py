@@ -16,7 +16,7 @@ def _mentioned_elsewhere(value: bytes, start: int, end: int, source: bytes) -> b
     Matching the base name is deliberately generous: `tee /tmp/run.log` is taken
     as used when a later line reads "$TMPDIR/run.log" or mentions run.log at all.
     """
-    name = value.rstrip(b"/").rsplit(b"/", 1)[-1]
+    name = syntax.basename(value.rstrip(b"/"))
     if not name:
         return True
     return name in source[:start] or name in source[end:]
@@ -26,7 +26,7 @@ class StrayTeeRule(Rule):
     code = "PL103"
     name = "stray-tee"
     severity = Severity.INFO
-    fix_availability = FixAvailability.NEVER
+    fix_availability = FixAvailability.SOMETIMES  # display-only: whether the copy is read is the author's call
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         stages = pipeline.stages
@@ -44,7 +44,7 @@ class StrayTeeRule(Rule):
                 continue
             names = " ".join(syntax.text(f).decode("utf-8", "replace") for f in tee.files)
             fix = None
-            if b"#" not in context.source[stage.end : stages[index + 1].start]:
+            if not context.has_comment(stage.end, stages[index + 1].start):
                 fix = self.fix(
                     f"Remove the `tee {names}` stage if nothing reads the copy",
                     Applicability.DISPLAY_ONLY,

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from tree_sitter import Node
 
-from pipelint import dd_operands, syntax
+from pipelint import dd_operands, evidence, syntax
+from pipelint.command import Command
 from pipelint.dd_operands import DEFAULT_BLOCK, Operand
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
-from pipelint.rules.pl203_useless_dd_reader import find_useless_dd
+from pipelint.useless_readers import find_useless_dd
 
 SMALL = 64 * 1024  # below this, per-call overhead dominates (see the document)
-
-# Seed 004 (MariaDB MDEV-38362): `dd bs=1M` copied 3.2 TiB with 0.231 s of user+system CPU.
-EVIDENCE = "`dd bs=1M` copied 3.2 TiB with 0.2 s of CPU (seed 004)"
 
 # Operands that make the block size part of what dd does.
 _POSITIONED = {"count": ("iflag", "count_bytes"), "skip": ("iflag", "skip_bytes"), "iseek": ("iflag", "skip_bytes"),
@@ -46,15 +44,7 @@ def _is_stage(command: Node) -> bool:
     return parent is not None and parent.type == "pipeline"
 
 
-def _redirects_around(command: Node) -> list[Node]:
-    outer = []
-    parent = command.parent
-    if parent is not None and parent.type == "redirected_statement" and parent.child_by_field_name("body") == command:
-        outer = [child for child in parent.children if child.type == "file_redirect"]
-    return syntax.own_redirects(command) + outer
-
-
-def _stderr_kept(redirects: list[Node], piped_stderr: bool) -> bool:
+def _stderr_kept(redirects: Sequence[Node], piped_stderr: bool) -> bool:
     """Whether dd's "records in/out" lines (which change with bs) reach a pipe or a file."""
     if piped_stderr:
         return True
@@ -71,8 +61,7 @@ class DdSmallBlocksRule(Rule):
     code = "PL201"
     name = "dd-small-blocks"
     severity = Severity.WARNING
-    fix_availability = FixAvailability.SOMETIMES
-    subjects = ("pipeline", "command")
+    fix_availability = FixAvailability.ALWAYS  # display-only where the block size means something
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         last = len(pipeline.stages) - 1
@@ -83,24 +72,26 @@ class DdSmallBlocksRule(Rule):
                 continue  # PL203: the whole dd can go
             piped_stderr = stage.operator_after is not None and stage.operator_after.type == "|&"
             finding = self._check(
-                stage.command, stage.all_redirects, context, from_pipe=index > 0, to_pipe=index < last, piped_stderr=piped_stderr
+                stage.command_model, from_pipe=index > 0, to_pipe=index < last, piped_stderr=piped_stderr
             )
             if finding is not None:
                 yield finding
 
-    def check_command(self, command: Node, context: Context) -> Iterator[Finding]:
-        if _is_stage(command):
-            return
-        finding = self._check(command, _redirects_around(command), context, from_pipe=False, to_pipe=False, piped_stderr=False)
+    def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
+        if _is_stage(command.node):
+            return  # check_pipeline knows what it reads and writes
+        finding = self._check(command, from_pipe=False, to_pipe=False, piped_stderr=False)
         if finding is not None:
             yield finding
 
-    def _check(self, command: Node, redirects: list[Node], context: Context, *, from_pipe: bool, to_pipe: bool,
-               piped_stderr: bool) -> Finding | None:  # fmt: skip
+    def _check(self, command: Command, *, from_pipe: bool, to_pipe: bool, piped_stderr: bool) -> Finding | None:
         operands = dd_operands.parse(command, through_wrappers=True)
         if operands is None:
             return None
-        reads = "if" in operands or from_pipe or any(syntax.redirects_stdin(r) for r in redirects)
+        redirects = command.redirects
+        # A here-document is a few lines of the script, never a bulk copy.
+        from_file = any(r.type == "file_redirect" and syntax.redirects_stdin(r) for r in redirects)
+        reads = "if" in operands or from_pipe or from_file
         writes = "of" in operands or to_pipe or any(syntax.redirects_stdout(r) for r in redirects)
         if not (reads and writes):
             return None  # `dd if=f` alone, `dd bs=1 count=1`: not a bulk copy between files or pipes
@@ -119,11 +110,12 @@ class DdSmallBlocksRule(Rule):
         size = min(sizes)
         default = not any(key in operands for key in ("bs", "ibs", "obs"))
         what = f"{_describe(size)} blocks" + (" (dd's default)" if default else "")
-        message = f"`dd` copies in {what}: a read and a write system call per block; {EVIDENCE}"
+        message = f"`dd` copies in {what}: a read and a write system call per block; {evidence.DD_ONE_MIB_BLOCKS}"
         title = "Copy in 1 MiB blocks (bs=1M)"
         if reasons:
             title += f"; check by hand, as {' and '.join(reasons)}"
-        return self.finding(message, command.start_byte, command.end_byte, self._fix(command, operands, title, applicability))
+        node = command.node
+        return self.finding(message, node.start_byte, node.end_byte, self._fix(command, operands, title, applicability))
 
     @staticmethod
     def _block_sizes(operands: dict[str, Operand]) -> tuple[int, int] | None:
@@ -159,7 +151,7 @@ class DdSmallBlocksRule(Rule):
                 reasons.append(f"{key}= is a tape, where the block size is the format")
         return reasons
 
-    def _fix(self, command: Node, operands: dict[str, Operand], title: str, applicability: Applicability) -> Fix:
+    def _fix(self, command: Command, operands: dict[str, Operand], title: str, applicability: Applicability) -> Fix:
         if "bs" in operands:
             edits = [Edit(operands["bs"].node.start_byte, operands["bs"].node.end_byte, b"bs=1M")]
         elif "ibs" in operands or "obs" in operands:
@@ -168,7 +160,6 @@ class DdSmallBlocksRule(Rule):
             edits = [Edit(first.start_byte, first.end_byte, b"bs=1M")]
             edits += [Edit(node.prev_sibling.end_byte, node.end_byte, b"") for node in rest]
         else:
-            arguments = syntax.arguments(command)
-            anchor = arguments[-1] if arguments else command.child_by_field_name("name")
+            anchor = command.arguments[-1] if command.arguments else command.program_node
             edits = [Edit.insert(anchor.end_byte, b" bs=1M")]
         return self.fix(title, applicability, *edits)

@@ -10,28 +10,16 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from pipelint import compressors, syntax
-from pipelint.finding import Applicability, Finding, FixAvailability, Severity
+from pipelint import compressors, evidence, syntax
+from pipelint.command import Command, Option
+from pipelint.command import read as read_command
+from pipelint.facts import Step
+from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.positions import LineIndex
-from pipelint.remote_commands import Ssh, Upload, host_key, parse_ssh, parse_upload
+from pipelint.remote_commands import Ssh, Upload, host_key, parse_sftp, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
 
-# Seed 003 (High Performance MySQL, appendix C, table C-1): a 738 MB file took
-# 60 s by gzip, scp and gunzip (44 + 10 + 6) and 44 s compressed and streamed over ssh.
-EVIDENCE = "a 738 MB file took 60 s this way and 44 s compressed and streamed in one step (seed 003)"
-
-# Nodes whose named children run one after another in the same shell.
-_BLOCKS = frozenset(
-    {"program", "compound_statement", "do_group", "subshell", "if_statement", "elif_clause", "else_clause", "case_item"}
-)
 _PUT = re.compile(rb"^\s*put\s+(?:-[a-zA-Z]+\s+)*(\S+)(?:\s+(\S+))?\s*$", re.MULTILINE)
-
-
-@dataclass(frozen=True)
-class Step:
-    command: Node
-    redirects: tuple[Node, ...]
-    statement: Node  # what to underline
 
 
 @dataclass(frozen=True)
@@ -48,34 +36,13 @@ def shape(node: Node) -> str:
     return re.sub(r"\$\{(\w+)\}", r"$\1", text)
 
 
-def _steps(block: Node) -> list[Step]:
-    steps: list[Step] = []
-    for index, child in enumerate(block.children):
-        if block.field_name_for_child(index) == "condition" or child.type in ("elif_clause", "else_clause"):
-            continue
-        _flatten(child, child, steps)
-    return steps
-
-
-def _flatten(node: Node, statement: Node, steps: list[Step]) -> None:
-    if node.type == "command":
-        steps.append(Step(node, tuple(syntax.own_redirects(node)), statement))
-    elif node.type == "list":
-        for child in node.named_children:
-            _flatten(child, child, steps)
-    elif node.type == "redirected_statement":
-        body = node.child_by_field_name("body")
-        if body is not None and body.type == "command":
-            redirects = tuple(c for c in node.children if c.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"))
-            steps.append(Step(body, tuple(syntax.own_redirects(body)) + redirects, node))
-
-
-def _compressed(step: Step) -> Compressed | None:
-    found = compressors.parse(step.command)
-    if found is None or any(o in ("-r", "--recursive") or o.startswith("-S") or o == "--suffix" for o in found.options):
+def _compressed(step: Step, model: Command) -> Compressed | None:
+    """The step compresses one file into another: which, and where the result goes."""
+    found = compressors.parse(model)
+    if found is None or model.has("-r", "--recursive", "-S", "--suffix"):
         return None
-    stdin = [r for r in step.redirects if syntax.redirects_stdin(r)]
-    stdout = [r for r in step.redirects if syntax.redirects_stdout(r)]
+    stdin = [r for r in model.redirects if syntax.redirects_stdin(r)]
+    stdout = [r for r in model.redirects if syntax.redirects_stdout(r)]
     files = [f for f in found.files if syntax.literal_value(f) != b"-"]
     if found.to_stdout:
         if len(stdout) != 1 or syntax.redirect_parts(stdout[0])[1] != ">":
@@ -97,43 +64,22 @@ def _compressed(step: Step) -> Compressed | None:
     return Compressed(step, found, syntax.text(source).decode("utf-8", "replace"), path)
 
 
-def _uploads(step: Step, path: str) -> Upload | None:
-    upload = parse_upload(step.command)
+def _uploads(model: Command, path: str) -> Upload | None:
+    upload = parse_upload(model)
     if upload is not None:
         return upload if any(shape(s) == path for s in upload.sources) else None
-    if syntax.basename(syntax.command_name(step.command)) != b"sftp":
+    sftp = parse_sftp(model)
+    if sftp is None:
         return None
-    ssh = parse_ssh_like_sftp(step.command)
-    if ssh is None:
-        return None
-    for redirect in step.redirects:
-        body = _document_text(redirect)
-        for match in _PUT.finditer(body):
+    host, directory = sftp
+    for redirect in model.redirects:
+        for match in _PUT.finditer(syntax.fed_text(redirect)):
             local = match.group(1).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
             if local == path:
                 remote = (match.group(2) or b"").decode("utf-8", "replace")
-                host, _, directory = ssh
-                return Upload("sftp", [], host_key(host.encode()), host, posixpath.join(directory, remote) if remote else directory + ("/" if directory else ""))
+                target = posixpath.join(directory, remote) if remote else directory + ("/" if directory else "")
+                return Upload("sftp", [], host_key(host.encode()), host, target)
     return None
-
-
-def parse_ssh_like_sftp(command: Node) -> tuple[str, str, str] | None:
-    """`sftp [options] [user@]host[:dir]` → (host as written, unused, dir)."""
-    words = [syntax.literal_value(a) for a in syntax.arguments(command)]
-    operands = [w.decode("utf-8", "replace") for w in words if w is not None and not w.startswith(b"-")]
-    if not operands:
-        return None
-    host, _, directory = operands[-1].partition(":")
-    return host, "", directory
-
-
-def _document_text(redirect: Node) -> bytes:
-    if redirect.type == "heredoc_redirect":
-        return b"".join(syntax.text(c) for c in redirect.children if c.type == "heredoc_body")
-    if redirect.type == "herestring_redirect":
-        value = syntax.literal_value(redirect.named_children[-1]) if redirect.named_children else None
-        return value or b""
-    return b""
 
 
 def _remote_file(upload: Upload, path: str) -> list[str]:
@@ -157,30 +103,21 @@ def _decompresses(ssh: Ssh, upload: Upload, remote_files: list[str], fmt: str) -
     remote = b" ".join(_value_or_shape(node) for node in ssh.remote)
     suffix = compressors.FORMATS[fmt].suffix
     for node in syntax.walk(syntax.parse(remote).root_node):
-        name = syntax.command_name(node)
-        if node.type != "command" or name is None:
+        if node.type != "command":
             continue
-        words = [w.decode("utf-8", "replace") for w in [name] + [syntax.text(a) for a in syntax.arguments(node)]]
-        if compressors.decompressor_format(words) != fmt:
+        model = read_command(node)  # the remote command's own tree: not this file's cache
+        if compressors.decompression_format(model) != fmt:
             continue
-        output = None
-        operands: list[str] = []
-        index = 1
-        while index < len(words):
-            word = words[index]
-            if word in ("-o", "--output") and index + 1 < len(words):
-                output = words[index + 1]
-                index += 2
-                continue
-            if not word.startswith("-"):
-                operands.append(word)
-            index += 1
+        # Words as written: the remote command keeps `$1` for the remote shell.
+        operands = [_written(operand) for operand in model.operands]
         named = [f for f in remote_files if f in operands]
         if not named:
             continue
-        if output is None and words[0].rsplit("/", 1)[-1] in ("lz4", "unlz4") and len(operands) == 2:
+        output_option = model.option("-o") or model.option("--output")
+        output = None if output_option is None else _written_value(output_option)
+        if output is None and model.program in (b"lz4", b"unlz4") and len(operands) == 2:
             output = operands[1]
-        output = output or _stdout_target(node)
+        output = output or _stdout_target(model)
         if output is None and named[0].endswith(suffix):
             output = named[0][: -len(suffix)]
         if output:
@@ -188,17 +125,24 @@ def _decompresses(ssh: Ssh, upload: Upload, remote_files: list[str], fmt: str) -
     return None
 
 
+def _written(node: Node) -> str:
+    return syntax.text(node).decode("utf-8", "replace")
+
+
+def _written_value(option: Option) -> str | None:
+    if option.value_node is not None:
+        return _written(option.value_node)
+    return None if option.value is None else option.value.decode("utf-8", "replace")
+
+
 def _value_or_shape(node: Node) -> bytes:
     value = syntax.literal_value(node)
     return value if value is not None else shape(node).encode()
 
 
-def _stdout_target(command: Node) -> str | None:
-    parent = command.parent
-    if parent is None or parent.type != "redirected_statement":
-        return None
-    for redirect in parent.children:
-        if redirect.type == "file_redirect" and syntax.redirects_stdout(redirect):
+def _stdout_target(model: Command) -> str | None:
+    for redirect in model.redirects:
+        if syntax.redirects_stdout(redirect):
             destination = syntax.redirect_parts(redirect)[2]
             return None if destination is None else shape(destination)
     return None
@@ -233,33 +177,28 @@ class SerializedTransferRule(Rule):
     name = "serialized-transfer"
     severity = Severity.WARNING
     fix_availability = FixAvailability.NEVER
-    subjects = ()
-    node_types = _BLOCKS
 
-    def check_node(self, node: Node, context: Context) -> Iterator[Finding]:
-        if "lines" not in context.memo.setdefault(self.code, {}):
-            context.memo[self.code]["lines"] = LineIndex(context.source)
-        yield from self._check_block(_steps(node), context.memo[self.code]["lines"])
-
-    def _check_block(self, steps: list[Step], lines: LineIndex) -> Iterator[Finding]:
-        for first, step in enumerate(steps):
-            compressed = _compressed(step)
-            if compressed is None:
+    def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
+        if command.program is None or command.program.decode("utf-8", "replace") not in compressors.COMPRESSORS:
+            return  # most commands compress nothing: the statement sequences are never computed
+        steps = context.facts.steps_from(command.node)  # this statement and those after it, same shell
+        compressed = _compressed(steps[0], command) if steps else None
+        if compressed is None:
+            return
+        for second, copy in enumerate(steps[1:], start=1):
+            upload = _uploads(context.command(copy.command), compressed.path)
+            if upload is None:
                 continue
-            for second in range(first + 1, len(steps)):
-                upload = _uploads(steps[second], compressed.path)
-                if upload is None:
+            remote_files = _remote_file(upload, compressed.path)
+            for unpack in steps[second + 1 :]:
+                ssh = parse_ssh(context.command(unpack.command))
+                if ssh is None:
                     continue
-                remote_files = _remote_file(upload, compressed.path)
-                for third in range(second + 1, len(steps)):
-                    ssh = parse_ssh(steps[third].command)
-                    if ssh is None:
-                        continue
-                    output = _decompresses(ssh, upload, remote_files, compressed.compression.format.name)
-                    if output is not None:
-                        yield self._finding(compressed, upload, ssh, steps[second], steps[third], output, lines)
-                        break
-                break
+                output = _decompresses(ssh, upload, remote_files, compressed.compression.format.name)
+                if output is not None:
+                    yield self._finding(compressed, upload, ssh, copy, unpack, output, context.lines)
+                    break
+            break
 
     def _finding(self, compressed: Compressed, upload: Upload, ssh: Ssh, copy: Step, unpack: Step, output: str,
                  lines: LineIndex) -> Finding:  # fmt: skip
@@ -277,8 +216,8 @@ class SerializedTransferRule(Rule):
         unpack_line = lines.position(unpack.command.start_byte).line + 1
         message = (
             f"{compressed.path} is compressed here, copied by {upload.tool} (line {copy_line}) and decompressed "
-            f"by ssh (line {unpack_line}): three passes over the data, one after the other; {EVIDENCE}"
+            f"by ssh (line {unpack_line}): three passes over the data, one after the other; {evidence.SERIALIZED_TRANSFER}"
         )
-        fix = self.fix(f"Compress and stream in one step: `{one_step}`", Applicability.DISPLAY_ONLY)
         statement = compressed.step.statement
-        return self.finding(message, statement.start_byte, statement.end_byte, fix)
+        advice = f"Compress and stream in one step: `{one_step}`"
+        return self.finding(message, statement.start_byte, statement.end_byte, help=advice)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipelint import compressors, syntax
+from pipelint import compressors, evidence, syntax
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.remote_commands import parse_ssh
@@ -19,13 +19,6 @@ _TOOLS = frozenset({"gzip", "bzip2", "xz"})  # pigz, lbzip2, pixz, zstd and lz4 
 # Stages data may cross on its way to the network without being changed.
 _PASS_THROUGH = frozenset({b"pv", b"mbuffer", b"buffer"})
 
-# Measured here on a 512 MB CSV dump (see the document for the command): gzip at
-# its default level 6.95 s of CPU, gzip -1 3.89 s for a 22% larger output,
-# zstd -1 -T0 0.77 s for an output smaller than gzip's default.
-EVIDENCE = (
-    "on a 512 MB dump `gzip -1` needed 3.9 s of CPU against 7.0 s at the default level (output 22% larger), "
-    "`zstd -1 -T0` 0.8 s"
-)
 
 
 def network_sink(stage: Stage) -> str | None:
@@ -35,8 +28,8 @@ def network_sink(stage: Stage) -> str | None:
     name = stage.name
     words = [syntax.literal_value(a) for a in stage.arguments]
     if name == b"ssh":
-        ssh = parse_ssh(stage.command)
-        if ssh is None or ssh.host is None or ssh.has("n") or ssh.has("N"):
+        ssh = parse_ssh(stage.command_model)
+        if ssh is None or ssh.host is None or ssh.has("-n", "-N"):
             return None  # `ssh -n` reads nothing; -N runs no command
         return "ssh"
     if name in (b"nc", b"ncat", b"netcat", b"socat"):
@@ -86,45 +79,50 @@ class SlowCompressionInTransferRule(Rule):
                 yield finding
 
     def _compressor(self, stage: Stage, sink: str) -> Finding | None:
-        found = compressors.parse(stage.command)
+        found = compressors.parse(stage.command_model)
         if found is None or found.tool not in _TOOLS or not found.to_stdout:
             return None
         if found.effective_level < _SLOW_FROM[found.tool]:
             return None
         level = "its default level" if found.level is None else f"level {found.level}"
-        message = f"`{found.tool}` compresses at {level} straight into `{sink}`: the transfer waits for the CPU; {EVIDENCE}"
-        return self.finding(message, stage.start, stage.command.end_byte, self._fix(stage, found))
+        message = (
+            f"`{found.tool}` compresses at {level} straight into `{sink}`: "
+            f"the transfer waits for the CPU; {evidence.SLOW_COMPRESSION}"
+        )
+        fix = self._gzip_fix(found) if found.tool == "gzip" else None
+        return self.finding(message, stage.start, stage.command.end_byte, fix, None if fix else self._advice(found))
 
-    def _fix(self, stage: Stage, found: compressors.Compression) -> Fix:
+    def _gzip_fix(self, found: compressors.Compression) -> Fix | None:
+        """`gzip -1` in place of the level, or after the name; None when the level sits in a cluster (`-c9`)."""
+        if found.level is None:
+            name = found.command.program_node
+            return self.fix("Compress with `gzip -1`", Applicability.UNSAFE, Edit.insert(name.end_byte, b" -1"))
+        if found.level_node is not None:
+            node = found.level_node
+            return self.fix("Compress with `gzip -1`", Applicability.UNSAFE, Edit(node.start_byte, node.end_byte, b"-1"))
+        return None
+
+    @staticmethod
+    def _advice(found: compressors.Compression) -> str:
         if found.tool == "gzip":
-            name = stage.command.child_by_field_name("name")
-            if found.level is None:
-                return self.fix("Compress with `gzip -1`", Applicability.UNSAFE, Edit.insert(name.end_byte, b" -1"))
-            if found.level_node is not None:
-                node = found.level_node
-                return self.fix("Compress with `gzip -1`", Applicability.UNSAFE, Edit(node.start_byte, node.end_byte, b"-1"))
-            return self.fix("Compress with `gzip -1` (the level is inside an option cluster)", Applicability.DISPLAY_ONLY)
+            return "Compress with `gzip -1` (the level is inside an option cluster: change it by hand)"
         if found.tool == "bzip2":
-            return self.fix(
-                "Use a parallel or faster compressor: `lbzip2`/`pbzip2` (same format), `pigz -1`, or `zstd -1 -T0`",
-                Applicability.DISPLAY_ONLY,
-            )
-        return self.fix("Use a fast preset on all cores: `xz -T0 -1`, or `zstd -1 -T0`", Applicability.DISPLAY_ONLY)
+            return "Use a parallel or faster compressor: `lbzip2`/`pbzip2` (same format), `pigz -1`, or `zstd -1 -T0`"
+        return "Use a fast preset on all cores: `xz -T0 -1`, or `zstd -1 -T0`"
 
     def _tar(self, stage: Stage, sink: str) -> Finding | None:
-        found = compressors.tar_compression(stage.command)
+        found = compressors.tar_compression(stage.command_model)
         if found is None:
             return None
         option, _ = found
         program = {"z": "gzip", "--gzip": "gzip", "--gunzip": "gzip", "j": "bzip2", "--bzip2": "bzip2"}.get(option, "xz")
         message = (
             f"`tar` compresses with {program} at its default level straight into `{sink}`: "
-            f"the transfer waits for the CPU; {EVIDENCE}"
+            f"the transfer waits for the CPU; {evidence.SLOW_COMPRESSION}"
         )
         fast = {"gzip": "gzip -1", "bzip2": "lbzip2", "xz": "xz -T0 -1"}[program]
-        fix = self.fix(
+        advice = (
             f"Compress faster: `tar -I '{fast}' …` (keeps the format), or drop `{option}` and pipe through "
-            "`zstd -1 -T0` or `pigz -1`",
-            Applicability.DISPLAY_ONLY,
+            "`zstd -1 -T0` or `pigz -1`"
         )
-        return self.finding(message, stage.start, stage.command.end_byte, fix)
+        return self.finding(message, stage.start, stage.command.end_byte, help=advice)

@@ -9,7 +9,8 @@ from tree_sitter import Node
 from pipelint import compressors, syntax
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
-from pipelint.remote_commands import Option, Ssh, parse_ssh
+from pipelint.command import Command, Option
+from pipelint.remote_commands import Ssh, parse_ssh
 from pipelint.rule import Context, Rule
 
 _PASS_THROUGH = frozenset({b"pv", b"mbuffer", b"buffer"})
@@ -26,14 +27,14 @@ def compressed_source(stage: Stage) -> str | None:
         return None
     if any(syntax.redirects_stdout(r) for r in stage.all_redirects):
         return None
-    found = compressors.parse(stage.command)
+    found = compressors.parse(stage.command_model)
     if found is not None and found.to_stdout:
         return f"the output of `{found.tool}`"
-    if compressors.tar_compression(stage.command) is not None:
+    if compressors.tar_compression(stage.command_model) is not None:
         return "the output of `tar` with a compressor"
-    if stage.name == b"tar":
-        words = [syntax.literal_value(a) or b"" for a in stage.arguments]
-        if any(w in (b"--zstd", b"-I") or w.startswith(b"--use-compress-program") for w in words):
+    tar = stage.command_model
+    if tar is not None and tar.program == b"tar" and not tar.wrappers:
+        if tar.has("--zstd", "-I", "--use-compress-program"):
             return "the output of `tar` with a compressor"
     values = [syntax.literal_value(a) for a in stage.arguments]
     if stage.name == b"dd":
@@ -52,7 +53,7 @@ def compressed_source(stage: Stage) -> str | None:
 def _feeds_ssh(pipeline: Pipeline, index: int) -> tuple[Stage, Ssh] | None:
     for stage in pipeline.stages[index + 1 :]:
         if stage.is_simple:
-            ssh = parse_ssh(stage.command)
+            ssh = parse_ssh(stage.command_model)
             if ssh is not None:
                 if any(syntax.redirects_stdin(r) for r in stage.all_redirects):
                     return None  # it reads that file, not the pipe (check_command looks at it)
@@ -66,7 +67,7 @@ def _removal(option: Option, source: bytes) -> list[Edit]:
     """Edits that take one compression option out, keeping the other letters of its word."""
     node = option.node
     word = syntax.text(node)
-    if option.letter == "o":
+    if option.name == "-o":
         start = node.prev_sibling.end_byte if node.prev_sibling is not None else node.start_byte
         end = option.value_node.end_byte if option.value_node is not None else node.end_byte
         return [Edit(start, end, b"")]
@@ -81,7 +82,6 @@ class DoubleCompressionRule(Rule):
     name = "double-compression"
     severity = Severity.WARNING
     fix_availability = FixAvailability.ALWAYS
-    subjects = ("pipeline", "command")
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         for index, stage in enumerate(pipeline.stages[:-1]):
@@ -94,16 +94,12 @@ class DoubleCompressionRule(Rule):
                 if finding is not None:
                     yield finding
 
-    def check_command(self, command: Node, context: Context) -> Iterator[Finding]:
+    def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
         """`ssh -C host cmd < backup.tar.gz`: the same double work without a pipe."""
         ssh = parse_ssh(command)
         if ssh is None:
             return
-        parent = command.parent
-        redirects = syntax.own_redirects(command)
-        if parent is not None and parent.type == "redirected_statement" and parent.child_by_field_name("body") == command:
-            redirects += [c for c in parent.children if c.type == "file_redirect"]
-        for redirect in redirects:
+        for redirect in ssh.command.redirects:
             if redirect.type != "file_redirect" or not syntax.redirects_stdin(redirect):
                 continue
             destination = syntax.redirect_parts(redirect)[2]
@@ -123,7 +119,7 @@ class DoubleCompressionRule(Rule):
         if any(syntax.text(n).count(b"C") > 1 for n in nodes.values() if not syntax.text(n).startswith(b"-o")):
             return None  # `-CC`: odd enough to leave alone
         edits = [edit for option in options for edit in _removal(option, context.source)]
-        spelled = " and ".join(sorted({"-C" if o.letter == "C" else "-o Compression=yes" for o in options}))
+        spelled = " and ".join(sorted({"-C" if o.name == "-C" else "-o Compression=yes" for o in options}))
         fix = self.fix(f"Remove `{spelled}` from ssh", Applicability.SAFE, *edits)
         start = min(n.start_byte for n in nodes.values())
         end = max((o.value_node or o.node).end_byte for o in options)

@@ -4,83 +4,50 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tree_sitter import Node
 
 from pipelint import syntax
+from pipelint.command import Command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
+from pipelint.stage_merge import absorb_next_stage
 
 GREPS = frozenset({b"grep", b"egrep", b"fgrep"})
 
 # grep options that leave "how many lines are selected" alone, so `-c` counts
 # exactly the lines `wc -l` would.  Anything else (-o, -l, -L, -r, -A/-B/-C,
 # -z, -H, -q, -d, --exclude, abbreviations, …) keeps the rule quiet.
-COUNT_NEUTRAL_FLAGS = frozenset(b"EFGPiywxvsnbhaIUZTu")
-SHORT_WITH_VALUE = frozenset(b"efm")
+COUNT_NEUTRAL_SHORT = frozenset("-" + letter for letter in "EFGPiywxvsnbhaIUZTuefm")
 LONG_NEUTRAL = frozenset(
     {
-        b"--extended-regexp", b"--fixed-strings", b"--basic-regexp", b"--perl-regexp",
-        b"--ignore-case", b"--no-ignore-case", b"--word-regexp", b"--line-regexp",
-        b"--invert-match", b"--no-messages", b"--line-number", b"--byte-offset",
-        b"--no-filename", b"--text", b"--null", b"--initial-tab", b"--line-buffered",
-        b"--binary", b"--color", b"--colour",
+        "--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp",
+        "--ignore-case", "--no-ignore-case", "--word-regexp", "--line-regexp",
+        "--invert-match", "--no-messages", "--line-number", "--byte-offset",
+        "--no-filename", "--text", "--null", "--initial-tab", "--line-buffered",
+        "--binary", "--color", "--colour",
     }
-)
-LONG_WITH_VALUE = frozenset({b"--regexp", b"--file", b"--max-count", b"--label", b"--binary-files", b"--color", b"--colour"})
-PATTERN_OPTIONS = frozenset({b"-e", b"-f", b"--regexp", b"--file"})
+)  # fmt: skip
+LONG_WITH_VALUE = frozenset({"--regexp", "--file", "--max-count", "--label", "--binary-files", "--color", "--colour"})
+PATTERN_OPTIONS = frozenset({"-e", "-f", "--regexp", "--file"})
 
 MESSAGE = "`{grep} … | wc -l` pipes every matching line to `wc` only to count them: `{grep} -c` counts them itself"
 
 
-def count_file_operands(arguments: list[Node]) -> int | None:
-    """How many files grep reads, parsing its command line as GNU getopt would.
+def count_file_operands(grep: Command) -> int | None:
+    """How many files grep reads, its command line read as GNU getopt would.
 
     None when `-c` would count something else than `| wc -l` (an option outside
     the count-neutral ones, an argument that may expand to several words).
     """
-    if any(not syntax.is_single_word(node) or syntax.has_unquoted_expansion(node) for node in arguments):
+    if not grep.exact or any(not syntax.is_single_word(node) or syntax.has_unquoted_expansion(node) for node in grep.arguments):
         return None  # may expand to several words, or to options
-    pattern_given = False
-    operands = 0
-    index = 0
-    options_done = False
-    while index < len(arguments):
-        node = arguments[index]
-        index += 1
-        value = syntax.literal_value(node)
-        if options_done or value is None or not value.startswith(b"-") or value == b"-":
-            operands += 1
-            continue
-        if value == b"--":
-            options_done = True
-            continue
-        if value.startswith(b"--"):
-            name, has_value, _ = value.partition(b"=")
-            if name in PATTERN_OPTIONS:
-                pattern_given = True
-            if has_value:
-                if name not in LONG_WITH_VALUE:
-                    return None
-                continue
-            if name in LONG_WITH_VALUE and name not in (b"--color", b"--colour"):
-                index += 1  # `--regexp PAT`: the value is the next word
-                continue
-            if name not in LONG_NEUTRAL:
-                return None
-            continue
-        cluster = value[1:]
-        for position, letter in enumerate(cluster):
-            if letter in SHORT_WITH_VALUE:
-                if letter in b"ef":
-                    pattern_given = True
-                if position == len(cluster) - 1:
-                    index += 1  # `-e PAT`: the value is the next word
-                break  # `-ePAT`: the rest of the cluster is the value
-            if letter not in COUNT_NEUTRAL_FLAGS:
-                return None
-    if not pattern_given:
-        operands -= 1
+    for option in grep.options:
+        if option.name.startswith("--") and option.value is not None and option.name not in LONG_WITH_VALUE:
+            return None  # `--count=x`: a value grep would refuse
+        if option.name not in COUNT_NEUTRAL_SHORT | LONG_NEUTRAL | LONG_WITH_VALUE:
+            return None
+    pattern_given = any(option.name in PATTERN_OPTIONS for option in grep.options)
+    operands = len(grep.operands) - (0 if pattern_given else 1)
     if operands < 0:
         return None  # no pattern at all: grep only prints its usage
     return operands
@@ -92,34 +59,6 @@ def is_plain_line_count(stage: Stage) -> bool:
         return False
     arguments = stage.arguments
     return len(arguments) == 1 and syntax.literal_value(arguments[0]) in (b"-l", b"--lines")
-
-
-def absorb_next_stage(pipeline: Pipeline, index: int, context: Context) -> Edit | None:
-    """The edit that deletes `| NEXT` after stage index, so stage index takes NEXT's place.
-
-    Shared by PL501 (`| wc -l`) and PL502 (`| uniq`).  NEXT may keep a stdout
-    redirect when it ends the pipeline (`| wc -l > n.txt`): tree-sitter puts
-    it after the whole pipeline, so it then applies to the merged command.
-    Any other redirect on NEXT would move onto stage index: no edit then.
-    """
-    stage, following = pipeline.stages[index], pipeline.stages[index + 1]
-    operator = stage.operator_after
-    if operator is None or operator.type != "|":
-        return None
-    if following.operator_after is not None and following.operator_after.type == "|&":
-        return None  # stage's stderr would go down the pipe too
-    if syntax.own_redirects(following.command):
-        return None
-    last = index + 1 == len(pipeline.stages) - 1
-    for redirect in following.redirects:
-        if not last or not syntax.redirects_stdout(redirect):
-            return None
-        descriptor, operator_text, _ = syntax.redirect_parts(redirect)
-        if operator_text not in (">", ">>", ">|") or descriptor not in (None, 1):
-            return None
-    if b"#" in context.source[stage.end : following.command.end_byte]:
-        return None  # a comment between the stages would be lost
-    return Edit.delete(stage.end, following.command.end_byte)
 
 
 # Nodes a command substitution's value passes through on its way to a command.
@@ -166,7 +105,7 @@ class GrepCountRule(Rule):
                 continue
             if any(syntax.redirects_stdout(r) for r in grep.all_redirects):
                 continue
-            files = count_file_operands(grep.arguments)
+            files = count_file_operands(grep.command_model)
             if files is None or files > 1:
                 continue  # grep -c prints one count per file
             if any(syntax.redirects_stdin(r) for r in wc.all_redirects):

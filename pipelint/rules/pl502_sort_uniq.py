@@ -4,62 +4,37 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tree_sitter import Node
 
 from pipelint import syntax
+from pipelint.command import Command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
-from pipelint.rules.pl501_grep_count import absorb_next_stage
+from pipelint.stage_merge import absorb_next_stage
 
 # sort options that do not change which lines compare equal, so `-u` drops
 # exactly the lines `uniq` would.  Keys (-k, -t), -f, -n, -b, -M, -V, … make
 # `sort -u` compare less than the whole line; -o, -m, -c, -z change what is
 # written; anything unknown keeps the rule quiet.
-EQUALITY_NEUTRAL_FLAGS = frozenset(b"rsu")
-SHORT_WITH_VALUE = frozenset(b"ST")
-LONG_NEUTRAL = frozenset({b"--reverse", b"--stable", b"--unique"})
-LONG_WITH_VALUE = frozenset({b"--buffer-size", b"--temporary-directory", b"--parallel", b"--compress-program", b"--batch-size"})
+EQUALITY_NEUTRAL = frozenset({"-r", "-s", "-u", "--reverse", "--stable", "--unique"})
+WITH_VALUE = frozenset(
+    {"-S", "-T", "--buffer-size", "--temporary-directory", "--parallel", "--compress-program", "--batch-size"}
+)
 
 # The byte-wise locales: there `sort -u` compares with memcmp, like uniq.
 BYTEWISE_LOCALES = frozenset({b"C", b"POSIX"})
 
 
-def already_unique(arguments: list[Node]) -> bool | None:
+def already_unique(sort: Command) -> bool | None:
     """Whether sort has -u already; None if its -u would not drop exactly what `uniq` drops."""
-    unique = False
-    index = 0
-    options_done = False
-    while index < len(arguments):
-        node = arguments[index]
-        index += 1
-        if not syntax.is_single_word(node) and syntax.has_unquoted_expansion(node):
-            return None  # `sort $opts`: may expand to options
-        value = syntax.literal_value(node)
-        if options_done or value is None or not value.startswith(b"-") or value == b"-":
-            continue  # a file operand (globs and "$@" only name more files)
-        if value == b"--":
-            options_done = True
+    if not sort.exact or any(not syntax.is_single_word(n) and syntax.has_unquoted_expansion(n) for n in sort.arguments):
+        return None  # `sort $opts`: may expand to options
+    for option in sort.options:
+        if option.name in WITH_VALUE:
             continue
-        if value.startswith(b"--"):
-            name, has_value, _ = value.partition(b"=")
-            if name in LONG_WITH_VALUE:
-                index += 0 if has_value else 1
-                continue
-            if name not in LONG_NEUTRAL or has_value:
-                return None
-            unique = unique or name == b"--unique"
-            continue
-        cluster = value[1:]
-        for position, letter in enumerate(cluster):
-            if letter in SHORT_WITH_VALUE:
-                if position == len(cluster) - 1:
-                    index += 1  # `-S 1G`: the value is the next word
-                break  # `-S1G`: the rest of the cluster is the value
-            if letter not in EQUALITY_NEUTRAL_FLAGS:
-                return None
-            unique = unique or letter == ord("u")
-    return unique
+        if option.name not in EQUALITY_NEUTRAL or option.value is not None:
+            return None
+    return sort.has("-u", "--unique")
 
 
 def is_bare_uniq(stage: Stage) -> bool:
@@ -97,7 +72,7 @@ class SortUniqRule(Rule):
                 continue
             if any(syntax.redirects_stdin(r) for r in uniq.all_redirects):
                 continue
-            unique = already_unique(sort.arguments)
+            unique = already_unique(sort.command_model)
             if unique is None:
                 continue
             removal = absorb_next_stage(pipeline, index, context)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from pipelint import syntax
-from pipelint.finding import Applicability, Finding, FixAvailability, Severity
+from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
 from pipelint.stdin_redirect import can_take_stdin, consumer_label, rewrite
@@ -38,7 +38,7 @@ class EchoPipeRule(Rule):
     code = "PL503"
     name = "echo-pipe"
     severity = Severity.WARNING
-    fix_availability = FixAvailability.ALWAYS
+    fix_availability = FixAvailability.SOMETIMES  # none when a comment stands between the stages
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         if not context.dialect.has_herestrings:
@@ -53,9 +53,7 @@ class EchoPipeRule(Rule):
             return
         consumer = consumer_label(pipeline.stages[1])
         moved = rewrite(pipeline, context, b"<<< " + syntax.text(word), unsafe=True)
-        fix = None
-        if moved is not None:
-            fix = self.fix(f"Give the text to {moved.consumer} as a here-string", Applicability.UNSAFE, *moved.edits)
+        fix = None if moved is None else moved.as_fix(f"Give the text to {moved.consumer} as a here-string")
         yield self.finding(
             f"`{writer.name.decode()} … |` forks a subshell only to feed one line to {consumer}: "
             "a here-string needs no extra process",

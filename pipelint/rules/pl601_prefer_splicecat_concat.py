@@ -6,16 +6,12 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from pipelint import syntax
+from pipelint import evidence, syntax
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
 
 SPLICECAT = b"splicecat"
-
-# docs/splicecat.md, `python3 tests/benchmarks/bench_splicecat.py --size 1G --rounds 7`:
-# file → pipe, 2.0–2.1× cat 9.1's speed at 0.42–0.46× its CPU.
-MEASURED = "`splicecat` splices them without that copy (2× faster at under half the CPU, 1 GiB measured)"
 
 
 def concatenated_files(stage: Stage) -> list[Node] | None:
@@ -54,7 +50,8 @@ class PreferSplicecatConcatRule(Rule):
             name = stage.command.child_by_field_name("name")
             fix = self.fix("Concatenate with `splicecat`", Applicability.UNSAFE, Edit(name.start_byte, name.end_byte, SPLICECAT))
             yield self.finding(
-                f"`cat` copies {len(files) if len(files) > 1 else 'its'} files through user space into the pipe: {MEASURED}",
+                f"`cat` copies {len(files) if len(files) > 1 else 'its'} files through user space into the pipe: "
+                + evidence.SPLICECAT_CONCAT,
                 stage.start,
                 stage.command.end_byte,
                 fix,

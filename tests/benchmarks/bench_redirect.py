@@ -3,7 +3,7 @@
 
 Alternates the two forms in one run (A B A B …) on a page-cached file and
 reports median wall time, median CPU time (user+sys of the whole pipeline)
-and their ratios. Consumers: the seed's fread() loop (compiled here with cc)
+and their ratios. Consumers: the dump article's fread() loop (compiled here with cc)
 and `wc -l`.
 
     python tests/benchmarks/bench_redirect.py --size-mib 512 --rounds 7
@@ -73,7 +73,7 @@ def main() -> None:
         print(f"kernel {os.uname().release}, {os.cpu_count()} CPUs, {shutil.which('cat')}\n")
         print("| consumer | `cat F \\| consumer` | `consumer < F` | wall ratio | CPU ratio |")
         print("|---|---|---|---|---|")
-        print(compare("fread() loop (seed 000)", f"cat {data} | {reader}", f"{reader} < {data}", args.rounds))
+        print(compare("fread() loop (as in the dump article)", f"cat {data} | {reader}", f"{reader} < {data}", args.rounds))
         print(compare("`wc -l`", f"cat {data} | wc -l >/dev/null", f"wc -l < {data} >/dev/null", args.rounds))
     finally:
         shutil.rmtree(work)

@@ -117,14 +117,14 @@ def test_check_does_not_import_the_language_server(tmp_path):
     assert done.stdout.strip().splitlines()[-1] == "False False"
 
 
-def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypatch):
+def server_with_one_document(monkeypatch, uri: str):
+    """A server holding one open script, its messages, logs and diagnostics recorded in lists."""
     from pygls.workspace import Workspace
 
     from pipelint.lsp import server as server_module
 
     server = server_module.PipelintServer()
     server.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Full)
-    uri = "untitled:crash"
     server.workspace.put_text_document(
         types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text="cat access.log | grep 500\n")
     )
@@ -132,6 +132,14 @@ def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypat
     monkeypatch.setattr(server, "window_show_message", shown.append)
     monkeypatch.setattr(server, "window_log_message", logged.append)
     monkeypatch.setattr(server, "text_document_publish_diagnostics", published.append)
+    return server, shown, logged, published
+
+
+def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypatch):
+    from pipelint.lsp import server as server_module
+
+    uri = "untitled:crash"
+    server, shown, logged, published = server_with_one_document(monkeypatch, uri)
 
     def crash(*args, **kwargs):
         raise RuntimeError("boom")
@@ -146,3 +154,27 @@ def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypat
 
     server.lint_and_publish(uri)  # the engine works again: diagnostics flow
     assert [d.code for d in published[0].diagnostics] == ["PL001"]
+
+
+def test_a_rule_that_raises_is_logged_and_the_other_rules_still_publish(monkeypatch):
+    from pipelint.config import Settings
+    from pipelint.rule import Rule
+
+    class Raises(Rule):
+        code = "PL997"
+        name = "raises"
+        severity = Severity.WARNING
+
+        def check_pipeline(self, pipeline, context):
+            raise ValueError("boom")
+
+    default_rules = Settings.enabled_rules
+    monkeypatch.setattr(Settings, "enabled_rules", lambda self, path=None: [Raises, *default_rules(self, path)])
+    uri = "untitled:rule-crash"
+    server, shown, logged, published = server_with_one_document(monkeypatch, uri)
+    server.lint_and_publish(uri)
+    assert [d.code for d in published[0].diagnostics] == ["PL001"]
+    (log,) = logged
+    assert log.message.startswith(f"internal error in PL997 on {uri} (please report): ValueError: boom")
+    assert "Traceback" in log.message
+    assert shown == []

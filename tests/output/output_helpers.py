@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -52,8 +53,30 @@ def made_up_report(severity: Severity = Severity.WARNING, message: str = "a mess
     return FileReport(display_name=name, source=source, findings=[finding])
 
 
-def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+def run_cli(*args: str, cwd: Path, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     """The real command line in a subprocess; stdout and stderr as bytes."""
     env = dict(os.environ, PYTHONPATH=str(REPO), NO_COLOR="1")
     command = [sys.executable, "-m", "pipelint", *args]
-    return subprocess.run(command, cwd=cwd, capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL)
+    if stdin is None:
+        return subprocess.run(command, cwd=cwd, capture_output=True, env=env, timeout=120, stdin=subprocess.DEVNULL)
+    return subprocess.run(command, cwd=cwd, capture_output=True, env=env, timeout=120, input=stdin)
+
+
+def strict_json(text: str | bytes) -> object:
+    """json.loads as strict readers do it (Rust's serde_json, Go): valid UTF-8, no lone surrogates, escaped or not."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "strict")
+
+    def check(value: object) -> object:
+        if isinstance(value, str):
+            value.encode("utf-8", "strict")  # a lone surrogate, even from a \udcNN escape, fails here
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                check(key)
+                check(item)
+        elif isinstance(value, list):
+            for item in value:
+                check(item)
+        return value
+
+    return check(json.loads(text))

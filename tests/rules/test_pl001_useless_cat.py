@@ -187,3 +187,13 @@ def test_fixing_twice_equals_fixing_once():
 def test_no_fix_next_to_a_parse_error():
     findings = lint("cat access.log | grep 500 )\n")
     assert all(f.fix is None for f in findings)
+
+
+def test_a_computed_option_is_not_taken_for_the_file():
+    # `cat "-$x" f`: with x=n it numbers lines; `< "-$x"` would read a file named -n.
+    assert "PL001" not in codes('cat "-$x" | grep y\n')
+
+
+def test_a_comment_between_the_stages_keeps_the_finding_but_has_no_fix():
+    (finding,) = lint("cat f | # the log\ngrep x\n")
+    assert finding.code == "PL001" and finding.fix is None

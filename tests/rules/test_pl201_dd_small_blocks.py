@@ -191,3 +191,16 @@ def test_fixing_twice_equals_fixing_once():
 def test_no_fix_for_a_statement_salvaged_from_a_parse_error():
     (finding,) = lint("dd if=data.csv of=copy.csv )\n", select=("PL201",))
     assert finding.code == "PL201" and finding.fix is None
+
+
+def test_a_here_document_is_no_bulk_copy():
+    # syntax.applied_redirects gives dd the here-document wherever tree-sitter
+    # puts it; a few lines of the script are not worth a finding.
+    assert "PL201" not in codes("dd of=x <<EOF\nhi\nEOF\n")
+    assert "PL201" not in codes("dd of=x <<< hi | cat\n")
+    assert "PL201" in codes("dd of=x < in.bin\n")
+
+
+def test_wrappers_with_positional_words_are_seen_through():
+    assert "PL201" in codes("timeout 5 dd if=a of=b bs=512\n")
+    assert "PL201" in codes("chrt -f 10 dd if=a of=b\n")

@@ -6,7 +6,7 @@ import pytest
 from harness import assert_lint, assert_same_behaviour, codes, fix, known_to_fail, lint, run_script
 
 from pipelint.finding import Applicability
-from pipelint.rules.pl004_piped_dump_import import MEASURED_COST
+from pipelint import evidence
 
 
 @pytest.mark.parametrize(
@@ -79,7 +79,7 @@ def test_leaves_alone(script):
 )
 def test_dump_consumer_is_reported_as_a_dump_import(script, tool):
     (finding,) = assert_lint(script, "PL203")
-    assert finding.message.startswith(f"{tool} reads ") and MEASURED_COST in finding.message
+    assert finding.message.startswith(f"{tool} reads ") and evidence.PIPED_DUMP in finding.message
 
 
 def test_never_reported_together_with_another_rule_on_its_span():

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from harness import assert_same_behaviour, codes, fix, lint
 
-from pipelint import syntax
+from pipelint import command, syntax
 from pipelint.finding import Applicability
-from pipelint.remote_commands import parse_ssh
+from pipelint.remote_commands import host_key, parse_ssh
 
 
 def ssh(text: str):
-    return parse_ssh(syntax.parse(text.encode()).root_node.named_children[0])
+    return parse_ssh(command.read(syntax.parse(text.encode()).root_node.named_children[0]))
 
 
 @pytest.mark.parametrize(
@@ -32,8 +32,8 @@ def ssh(text: str):
 )
 def test_ssh_options(text, host, compression):
     parsed = ssh(text)
-    assert parsed.host_name == host
-    assert [o.letter for o in parsed.compression_options()] == compression
+    assert host_key(syntax.text(parsed.host)) == host
+    assert [o.name.lstrip("-") for o in parsed.compression_options()] == compression
 
 
 @pytest.mark.parametrize(
@@ -114,3 +114,12 @@ def test_fix_keeps_behaviour(script, shell, tmp_path):
         return
     assert b"-C" not in fixed and b"Compression" not in fixed
     assert_same_behaviour(script.encode(), fixed, tmp_path, shell)
+
+
+def test_tar_compressing_through_a_cluster_with_i():
+    assert "PL303" in codes("tar -cI zstd -f - d | ssh -C h true\n")
+
+
+def test_ssh_at_the_end_of_a_pipeline_reading_a_compressed_file():
+    # The redirect after the last stage wraps the whole pipeline in tree-sitter; it is ssh's.
+    assert "PL303" in codes("make | ssh -C h 'cat > b.tgz' < backup.tgz\n")

@@ -7,7 +7,7 @@ import json
 import pytest
 from harness import assert_lint, codes, lint
 
-from pipelint.finding import Applicability, Severity
+from pipelint.finding import Severity
 
 
 def pl401(script: str, path: str = "script.bash") -> list:
@@ -101,14 +101,13 @@ def test_the_finding_covers_the_client_command_not_the_here_document():
     assert script.encode()[finding.start : finding.end] == b"mysql shop"
 
 
-def test_advice_is_display_only_and_never_applied():
+def test_advice_is_help_and_never_applied():
     from harness import fix
 
     script = "mysqlimport --local shop customers.csv\n"
     (finding,) = pl401(script)
-    assert finding.fix.applicability is Applicability.DISPLAY_ONLY
-    assert finding.fix.edits == ()
-    assert "primary key" in finding.fix.title and "secondary indexes" in finding.fix.title
+    assert finding.fix is None
+    assert "primary key" in finding.help and "secondary indexes" in finding.help
     assert fix(script, unsafe=True) == script.encode()
 
 
@@ -154,6 +153,6 @@ def test_cli_shows_the_advice(tmp_path):
     assert result.exit_code == 1, result.output
     (record,) = json.loads(result.output)
     assert record["code"] == "PL401" and record["severity"] == "info"
-    assert record["fix"]["applicability"] == "display-only" and record["fix"]["edits"] == []
+    assert record["fix"] is None and "Sort the file on the primary key" in record["help"]
     full = CliRunner().invoke(cli, ["check", "--output-format", "full", str(script)])
     assert "Sort the file on the primary key" in full.output and "(apply by hand)" in full.output

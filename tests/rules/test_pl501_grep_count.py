@@ -280,3 +280,7 @@ def test_useless_cat_and_grep_count_fix_together(tmp_path):
 @pytest.mark.parametrize("source", [b"grep \xff | wc -l\n", b"grep -e | wc -l\n", b"grep -- | wc -l\n", b"| wc -l\n"])
 def test_odd_input_gives_no_traceback(source):
     lint(source)
+
+
+def test_a_computed_option_keeps_it_quiet():
+    assert "PL501" not in codes('grep "-$flags" f | wc -l\n')

@@ -218,3 +218,7 @@ def test_fixing_twice_equals_fixing_once():
 @pytest.mark.parametrize("source", [b"sort -S | uniq\n", b"sort \xff | uniq\n", b"sort -k | uniq\n", b"| uniq\n"])
 def test_odd_input_gives_no_traceback(source):
     lint(source)
+
+
+def test_a_computed_option_keeps_it_quiet():
+    assert "PL502" not in codes('sort "-$o" f | uniq\n')

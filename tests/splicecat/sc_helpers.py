@@ -11,6 +11,10 @@ from pathlib import Path
 
 MiB = 1 << 20
 BIG_SIZE = 64 * MiB
+# SMALL_INPUT_MAX in runtime/splicecat.c: regular files up to this size are
+# not spliced through a pipe of splicecat's own (docs/splicecat.md, "Small
+# inputs").
+SMALL_INPUT_MAX = 8 * 1024
 
 # The documented --stats format: one line per method used, at exit.
 STATS_LINE = re.compile(r"^splicecat: stats: (copy_file_range|sendfile|splice|tee|readwrite) (\d+) bytes$")
@@ -107,3 +111,8 @@ def gnu(*argv, **kw) -> subprocess.CompletedProcess:
     """Run a GNU tool (cat, tee) to get the reference output."""
     kw.setdefault("stdout", subprocess.PIPE)
     return subprocess.run(list(map(str, argv)), stderr=subprocess.PIPE, **kw)
+
+
+def shell(sc: Splicecat, script: str, **kw) -> subprocess.CompletedProcess:
+    """Run SCRIPT with bash (pipelines, `trap`, `>&-`), in SC's environment."""
+    return subprocess.run(["bash", "-c", script], capture_output=True, env=sc.env_for(False), **kw)

@@ -6,6 +6,7 @@ reported and the operand stops: never a silent fallback that could drop or
 duplicate bytes.  Skipped where strace is missing or ptrace is denied.
 """
 
+import fcntl
 import os
 import re
 import socket
@@ -129,6 +130,42 @@ def test_tee_file_refuses_splice(sc, strace, tmp_path, medium, n_files):
     for f in files:
         assert file_sha(f) == file_sha(medium)
     assert r.stats == {"tee": medium.stat().st_size}
+
+
+def test_tee_input_pipe_bigger_than_measured(sc, strace, tmp_path, medium):
+    """The input pipe holds more than splicecat measured: a producer may
+    raise it afterwards.  Here every fcntl fails, so splicecat takes the
+    input pipe for 64 KiB and its own dup_pipe stays at 64 KiB, while the
+    pipes really hold 1 MiB: tee(2) into dup_pipe then duplicates less than
+    stdout got.  That file gets the chunk by read(2): no byte lost, no
+    error (it used to fail the file)."""
+    data = medium.read_bytes()
+    in_r, in_w = os.pipe()
+    out_r, out_w = os.pipe()
+    for fd in (in_w, out_w):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+    os.write(in_w, data[: 1 << 20])  # a full MiB waits: the first tee(2) takes it all
+    files = [tmp_path / "copy0", tmp_path / "copy1"]
+    p = sc.popen("--stats", "--tee", files[0], "--tee", files[1], stdin=in_r, stdout=out_w,
+                 wrapper=inject(strace, "fcntl:error=EPERM"))
+    os.close(in_r)
+    os.close(out_w)
+
+    def feed():
+        with open(in_w, "wb") as pipe:
+            pipe.write(data[1 << 20:])
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    with open(out_r, "rb") as out:
+        got = out.read()
+    feeder.join()
+    r = sc.finish(p)
+    assert (r.returncode, r.errors) == (0, "")
+    assert sha(got) == sha(data)
+    for f in files:
+        assert file_sha(f) == sha(data)
+    assert r.stats == {"tee": len(data)}
 
 
 # --- after bytes moved: report, exit 1, no fallback -----------------------

@@ -1,0 +1,218 @@
+"""Facts about a whole script, each computed once per file on first use (`Context.facts`).
+
+A rule that needs more than the node in front of it asks here: which
+variables hold one literal value (`LOG=/mnt/nfs/b.log`), which filesystems
+the script mounts before a given line, which commands run one after another
+in the same shell. Nothing is computed for a file whose rules never ask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from tree_sitter import Node
+
+from pipelint import mounts, syntax
+from pipelint.command import Command
+from pipelint.static_paths import LiteralVariables, static_path
+
+# Commands that mount a network filesystem of a known type, and those that unmount.
+_MOUNT_HELPERS = {
+    b"mount.nfs": "nfs",
+    b"mount.nfs4": "nfs4",
+    b"mount.cifs": "cifs",
+    b"mount.smb3": "smb3",
+    b"sshfs": "fuse.sshfs",
+}
+_UNMOUNTERS = frozenset({b"umount", b"fusermount", b"fusermount3"})
+
+# Nodes whose named children run one after another in the same shell.
+BLOCKS = frozenset(
+    {"program", "compound_statement", "do_group", "subshell", "if_statement", "elif_clause", "else_clause", "case_item"}
+)
+
+# (offset after the command, the mount it made, or the mount point it unmounted)
+MountEvent = tuple[int, mounts.Mount | bytes]
+
+
+@dataclass(frozen=True)
+class Step:
+    """A simple command run as a statement of its own in a block (not a pipeline stage)."""
+
+    command: Node
+    statement: Node  # the command with its redirects: what a finding underlines
+
+
+@dataclass
+class _Gathered:
+    """The nodes the facts are made of, from one walk over the tree."""
+
+    assignments: dict[bytes, list[Node]] = field(default_factory=dict)
+    other_uses: set[bytes] = field(default_factory=set)  # `for NAME in`, `unset NAME`, `local NAME`
+    words: set[bytes] = field(default_factory=set)  # `read NAME`, `printf -v NAME`, `getopts … NAME`
+    commands: list[Node] = field(default_factory=list)
+    blocks: list[Node] = field(default_factory=list)
+
+    def add(self, node: Node) -> None:
+        kind = node.type
+        if kind == "variable_assignment":
+            name = node.child_by_field_name("name")
+            if name is not None:
+                self.assignments.setdefault(syntax.text(name), []).append(node)
+        elif kind == "variable_name":
+            parent = node.parent
+            if parent is not None and parent.type not in ("variable_assignment", "simple_expansion", "expansion"):
+                if not (
+                    parent.type == "declaration_command" and syntax.text(parent).split()[0] in (b"export", b"readonly")
+                ):
+                    self.other_uses.add(syntax.text(node))
+        elif kind == "word":
+            self.words.add(syntax.text(node))
+        elif kind == "command":
+            self.commands.append(node)
+        elif kind in BLOCKS:
+            self.blocks.append(node)
+
+
+class ScriptFacts:
+    """Script-wide facts about one parsed file."""
+
+    def __init__(self, root: Node, read: Callable[[Node], Command]):
+        self.root = root
+        self._read = read  # the file's cached command reader (`Context.command`)
+
+    @cached_property
+    def _gathered(self) -> _Gathered:
+        gathered = _Gathered()
+        for node in syntax.walk(self.root):
+            gathered.add(node)
+        return gathered
+
+    @cached_property
+    def literal_variables(self) -> LiteralVariables:
+        """Variables set once in the script to a literal and never touched otherwise."""
+        gathered = self._gathered
+        known: LiteralVariables = {}
+        for name, nodes in gathered.assignments.items():
+            if len(nodes) != 1 or name in gathered.other_uses or name in gathered.words:
+                continue
+            node = nodes[0]
+            value = node.child_by_field_name("value")
+            if any(child.type == "+=" for child in node.children):
+                continue
+            if node.parent is not None and node.parent.type == "command":
+                continue  # `LOG=x cmd` sets it for cmd only
+            literal = b"" if value is None else syntax.literal_value(value)
+            if literal is not None:
+                known[name] = (node.end_byte, literal)
+        return known
+
+    @cached_property
+    def aliases(self) -> frozenset[bytes]:
+        """Names the script defines with `alias NAME=…` (dash expands aliases in scripts; bash with expand_aliases)."""
+        names = set()
+        for node in self._gathered.commands:
+            if syntax.basename(syntax.command_name(node)) != b"alias":
+                continue
+            for argument in syntax.arguments(node):
+                name, equals, _ = syntax.text(argument).lstrip(b"\"'").partition(b"=")
+                if equals and name:
+                    names.add(name)
+        return frozenset(names)
+
+    @cached_property
+    def sources_files(self) -> bool:
+        """The script runs `. FILE` or `source FILE`: the sourced file may define any function or alias."""
+        return any(syntax.basename(syntax.command_name(node)) in (b".", b"source") for node in self._gathered.commands)
+
+    def redefines(self, name: bytes, functions: frozenset[bytes]) -> bool:
+        """Whether `name` may not be the program of that name: a function or alias of the script, or sourced code."""
+        return name in functions or name in self.aliases or self.sources_files
+
+    @cached_property
+    def mounts_made(self) -> list[MountEvent]:
+        """`mount -t nfs4 srv:/x /mnt/x`, `sshfs h:/ /mnt/h`, `umount /mnt/x` in the script, in order."""
+        events: list[MountEvent] = []
+        for node in self._gathered.commands:
+            model = self._read(node)
+            if model.program in _UNMOUNTERS:
+                for point in model.operands:
+                    path = static_path(point, self.literal_variables)
+                    if path is not None and path.complete and path.value.startswith(b"/"):
+                        events.append((node.end_byte, path.value))
+                continue
+            mount = self._mount(model)
+            if mount is not None:
+                events.append((node.end_byte, mount))
+        return sorted(events, key=lambda event: event[0])
+
+    def _mount(self, model: Command) -> mounts.Mount | None:
+        """The network mount a `mount`, `mount.nfs4`, `sshfs`… command makes (behind sudo too), or None."""
+        if model.program != b"mount" and model.program not in _MOUNT_HELPERS:
+            return None
+        fstype = _MOUNT_HELPERS.get(model.program)  # type: ignore[arg-type]
+        types = model.option("-t") or model.option("--types")
+        if types is not None:
+            fstype = None if types.value is None else types.value.decode("utf-8", "replace")
+        if len(model.operands) != 2:
+            return None
+        source = syntax.literal_value(model.operands[0])
+        point = static_path(model.operands[1], self.literal_variables)
+        if point is None or not point.complete or not point.value.startswith(b"/"):
+            return None
+        source_text = "" if source is None else source.decode("utf-8", "replace")
+        if fstype is None:  # `mount srv:/export /mnt/x` is NFS, `mount //srv/share /mnt/x` is CIFS
+            fstype = "cifs" if source_text.startswith("//") else "nfs" if ":" in source_text else None
+        if fstype is None:
+            return None
+        return mounts.Mount(point.value, fstype.split(",")[0], source_text)
+
+    def mount_table(self, system: mounts.MountTable, offset: int) -> mounts.MountTable:
+        """The system's table plus what the script mounted (and did not unmount) before offset."""
+        extra: list[mounts.Mount] = []
+        for at, event in self.mounts_made:
+            if at > offset:
+                break
+            if isinstance(event, mounts.Mount):
+                extra.append(event)
+            else:
+                extra = [m for m in extra if m.point != event]
+        return mounts.MountTable(system.mounts + tuple(extra)) if extra else system
+
+    @cached_property
+    def _sequences(self) -> dict[int, tuple[list[Step], int]]:
+        """For each command that is a step of a block: the block's steps and its index among them."""
+        found: dict[int, tuple[list[Step], int]] = {}
+        for block in self._gathered.blocks:
+            steps = _steps(block)
+            for index, step in enumerate(steps):
+                found[step.command.id] = (steps, index)
+        return found
+
+    def steps_from(self, command: Node) -> list[Step]:
+        """The step command is and the steps after it in its block, in order; [] when it is no step."""
+        steps, index = self._sequences.get(command.id, ([], 0))
+        return steps[index:]
+
+
+def _steps(block: Node) -> list[Step]:
+    steps: list[Step] = []
+    for index, child in enumerate(block.children):
+        if block.field_name_for_child(index) == "condition" or child.type in ("elif_clause", "else_clause"):
+            continue
+        _add_steps(child, child, steps)
+    return steps
+
+
+def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
+    if node.type == "command":
+        steps.append(Step(node, statement))
+    elif node.type == "list":
+        for child in node.named_children:
+            _add_steps(child, child, steps)
+    elif node.type == "redirected_statement":
+        body = node.child_by_field_name("body")
+        if body is not None and body.type == "command":
+            steps.append(Step(body, node))

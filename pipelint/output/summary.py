@@ -1,0 +1,99 @@
+"""What the formats for people print after the findings: the summary line, statistics, fixes, notes.
+
+The summary line and the exit status are decided from the same counts, so
+they cannot disagree: "All checks passed!" only when there is nothing to
+report (no finding, no parse failure, no error), which is exactly exit 0
+without `--exit-zero`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from pipelint.linter import FileReport
+from pipelint.output.common import (
+    PARSE_FAILURE_KIND,
+    PARSE_FAILURE_TEXT,
+    RenderOptions,
+    fix_counts,
+    is_fixable,
+    parse_failures,
+    plural,
+    printable,
+    span,
+)
+
+
+def summary(reports: list[FileReport], options: RenderOptions, errors: int = 0) -> str:
+    """The closing line(s): what was found and fixed, what could be fixed, and errors."""
+    remaining = sum(len(r.findings) for r in reports)
+    fixed = sum(len(r.fixed) for r in reports)
+    failures = len(parse_failures(reports))
+    if not (remaining or fixed or failures or errors):
+        return "All checks passed!"
+    found = []
+    if options.fix_mode and fixed:
+        found.append(f"{plural(fixed + remaining, 'problem')} ({fixed} fixed, {remaining} remaining)")
+    elif remaining:
+        found.append(plural(remaining, "problem"))
+    if failures:
+        found.append(plural(failures, "parse error"))
+    line = f"Found {' and '.join(found)}" if found else "No problems found"
+    if errors:
+        line += f"; {plural(errors, 'error')} (see `pipelint: error:` above)"
+    return line + "." + _fix_footer(reports, options)
+
+
+def _fix_footer(reports: list[FileReport], options: RenderOptions) -> str:
+    fixable, hidden_unsafe = fix_counts(reports, options.unsafe_fixes)
+    if fixable:
+        more = f" ({hidden_unsafe} more with `--unsafe-fixes`)" if hidden_unsafe else ""
+        return f"\n[*] {fixable} fixable with the `--fix` option{more}."
+    if hidden_unsafe:
+        fixes = "fix" if hidden_unsafe == 1 else "fixes"
+        return f"\nNo fixes available ({hidden_unsafe} hidden {fixes} can be enabled with the `--unsafe-fixes` option)."
+    return ""
+
+
+def statistics(reports: list[FileReport], options: RenderOptions) -> list[str]:
+    """`--statistics`: findings counted per rule, most frequent first; parse errors last."""
+    counts = Counter((f.code, f.name) for r in reports for f in r.findings)
+    fixable = {f.code for r in reports for f in r.findings if is_fixable(f, options.unsafe_fixes)}
+    lines = []
+    for (code, name), count in counts.most_common():
+        mark = "[*]" if code in fixable else "   "
+        lines.append(f"{count:>5}  {code}  {mark} {name}")
+    failures = len(parse_failures(reports))
+    if failures:
+        lines.append(f"{failures:>5}  {'':5}      {PARSE_FAILURE_KIND}")
+    return lines
+
+
+def fixes_applied(reports: list[FileReport]) -> list[str]:
+    """`--show-fixes`: what --fix wrote, per file and rule."""
+    fixed = [r for r in reports if r.fixed]
+    if not fixed:
+        return []
+    total = sum(len(r.fixed) for r in fixed)
+    lines = [f"Fixed {plural(total, 'problem')}:"]
+    for report in fixed:
+        lines.append(f"- {printable(report.display_name)}:")
+        for (code, name), count in Counter((f.code, f.name) for f in report.fixed).most_common():
+            lines.append(f"    {count} × {code} ({name})")
+    return lines
+
+
+def parse_failure_notes(reports: list[FileReport]) -> list[str]:
+    """One note per file that did not parse completely, for runs that print no findings (`--diff`)."""
+    notes = []
+    for report in reports:
+        if not report.parse_failures:
+            continue
+        first = report.parse_failures[0]
+        where = span(report, first.start, first.end)
+        more = len(report.parse_failures) - 1
+        extra = f" ({plural(more, 'more place')} did not parse)" if more else ""
+        notes.append(
+            f"pipelint: note: {printable(report.display_name)}:{where.row}:{where.column}: {PARSE_FAILURE_TEXT}{extra}"
+        )
+    return notes

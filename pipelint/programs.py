@@ -1,0 +1,234 @@
+"""What pipelint knows about programs' command lines: data only, read by `command.py`.
+
+Each entry says which options take a value and how the program reads its
+options (GNU permutation or POSIX order). Only what the rules need is listed:
+an option missing here is still read as an option, just one without a value,
+so a rule that cares checks the names it understands and stays quiet on the rest.
+
+Wrappers (`sudo`, `env`, `nice`, …) run another program named after their own
+options; `WRAPPERS` says how to find it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """How one program's words split into options, their values and operands."""
+
+    short_with_value: str = ""  # "o": -o VALUE and -oVALUE
+    long_with_value: frozenset[str] = frozenset()  # "--output": --output VALUE and --output=VALUE
+    long_optional_value: frozenset[str] = frozenset()  # "--color": only --color=WHEN, never the next word
+    digit_options: bool = False  # "-9", "-19": a run of digits in a cluster is ONE option
+    options_end_at_operand: bool = False  # POSIX order: the first operand ends the options
+    old_style_first_word: bool = False  # `tar czf f`: a first word without '-' is a cluster
+    query_options: frozenset[str] = frozenset()  # options that make a wrapper run nothing (`command -v`)
+
+
+@dataclass(frozen=True)
+class WrapperSpec:
+    """A program that runs the command named after its options and positional words."""
+
+    options: OptionSpec
+    positional: int = 0  # words between the options and the command: `timeout 5 cmd`, `chrt 10 cmd`
+    assignments: bool = False  # `env A=1 B=2 cmd`
+    other_user: bool = False  # sudo, doas: the command runs as someone else
+    unknowable: frozenset[str] = frozenset()  # options after which the command cannot be told (`env -S`)
+
+
+def _long(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+# Programs with no options of their own that take a value and GNU permutation.
+DEFAULT = OptionSpec()
+
+_COMPRESSOR_LONG = _long("--suffix", "--threads", "--format", "--check", "--memlimit", "--output", "--dict")
+
+
+def _compressor(short_with_value: str) -> OptionSpec:
+    """gzip, xz, zstd… : `-9` and `-19` are levels."""
+    return OptionSpec(short_with_value=short_with_value, long_with_value=_COMPRESSOR_LONG, digit_options=True)
+
+
+_SSH = OptionSpec(short_with_value="BbcDEeFIiJLlmOoPpQRSWw", options_end_at_operand=True)
+_MOUNT = OptionSpec(
+    short_with_value="tOoLUN",
+    long_with_value=_long("--types", "--options", "--test-opts", "--label", "--uuid"),
+)
+_GREP = OptionSpec(
+    short_with_value="efmABCdD",
+    long_with_value=_long(
+        "--regexp", "--file", "--max-count", "--label", "--binary-files", "--after-context", "--before-context",
+        "--context", "--devices", "--directories", "--exclude", "--include", "--exclude-from", "--exclude-dir",
+        "--group-separator",
+    ),
+    long_optional_value=_long("--color", "--colour"),
+    digit_options=True,  # `grep -5`: five lines of context
+)  # fmt: skip
+_TAR = OptionSpec(
+    short_with_value="bCfFgHIKLNTVX",
+    long_with_value=_long(
+        "--file", "--directory", "--use-compress-program", "--files-from", "--exclude-from", "--exclude",
+        "--format", "--blocking-factor", "--label", "--newer", "--owner", "--group", "--mode", "--transform",
+        "--xform", "--listed-incremental", "--info-script", "--new-volume-script", "--tape-length",
+    ),
+    old_style_first_word=True,
+)  # fmt: skip
+
+# `-p` takes its password attached only: `mysql -p db` prompts and opens db.
+_MYSQL = OptionSpec(short_with_value="hPuDeS", long_with_value=_long("--execute", "--database", "--user", "--host"))
+
+# Programs the rules read, by the name they run under.
+PROGRAMS: dict[bytes, OptionSpec] = {
+    b"cat": DEFAULT,
+    b"tee": OptionSpec(long_optional_value=_long("--output-error")),
+    b"dd": OptionSpec(),  # `key=value` operands only; `--help` is no operand dd takes
+    b"grep": _GREP,
+    b"egrep": _GREP,
+    b"fgrep": _GREP,
+    b"sort": OptionSpec(
+        short_with_value="kotST",
+        long_with_value=_long(
+            "--key", "--output", "--field-separator", "--buffer-size", "--temporary-directory", "--parallel",
+            "--compress-program", "--batch-size", "--files0-from", "--random-source", "--sort",
+        ),
+    ),  # fmt: skip
+    b"uniq": OptionSpec(
+        short_with_value="fsw", long_with_value=_long("--skip-fields", "--skip-chars", "--check-chars")
+    ),
+    b"wc": OptionSpec(long_with_value=_long("--files0-from")),
+    b"head": OptionSpec(short_with_value="nc", long_with_value=_long("--lines", "--bytes"), digit_options=True),
+    # Compressors: the short options of each that take a value.
+    b"gzip": _compressor("S"),
+    b"pigz": _compressor("SbpIJ"),
+    b"bzip2": _compressor(""),
+    b"pbzip2": _compressor("bpm"),
+    b"lbzip2": _compressor("n"),
+    b"xz": _compressor("TCFM"),
+    b"pixz": _compressor("pt"),
+    b"zstd": _compressor("oTDBM"),
+    b"pzstd": _compressor("po"),
+    b"zstdmt": _compressor("oTDBM"),
+    b"lz4": _compressor("B"),
+    b"gunzip": _compressor("S"),
+    b"zcat": _compressor("S"),
+    b"unpigz": _compressor("SbpIJ"),
+    b"bunzip2": _compressor(""),
+    b"bzcat": _compressor(""),
+    b"unxz": _compressor("TCFM"),
+    b"xzcat": _compressor("TCFM"),
+    b"unzstd": _compressor("oTDBM"),
+    b"zstdcat": _compressor("oTDBM"),
+    b"unlz4": _compressor("B"),
+    b"lz4cat": _compressor("B"),
+    b"tar": _TAR,
+    b"gtar": _TAR,
+    b"bsdtar": _TAR,
+    b"cpio": OptionSpec(short_with_value="CEFHIMOR", long_with_value=_long("--format", "--file", "--owner")),
+    b"ssh": _SSH,
+    b"scp": OptionSpec(short_with_value="cDFiJloPSX"),
+    b"rsync": OptionSpec(
+        short_with_value="efBTM",
+        long_with_value=_long(
+            "--rsh", "--rsync-path", "--exclude", "--include", "--filter", "--exclude-from", "--include-from",
+            "--files-from", "--temp-dir", "--compare-dest", "--copy-dest", "--link-dest", "--bwlimit", "--chmod",
+            "--partial-dir", "--log-file", "--password-file", "--port", "--timeout",
+        ),
+    ),  # fmt: skip
+    b"sftp": OptionSpec(short_with_value="BbcDFiJlPRSsoX", options_end_at_operand=True),
+    b"mount": _MOUNT,
+    b"mount.nfs": _MOUNT,
+    b"mount.nfs4": _MOUNT,
+    b"mount.cifs": _MOUNT,
+    b"mount.smb3": _MOUNT,
+    b"sshfs": OptionSpec(short_with_value="opF"),
+    b"umount": OptionSpec(short_with_value="tO", long_with_value=_long("--types", "--test-opts")),
+    b"fusermount": DEFAULT,
+    b"fusermount3": DEFAULT,
+    b"mysql": _MYSQL,
+    b"mariadb": _MYSQL,
+    b"psql": OptionSpec(short_with_value="cdfhpUvLoPT", long_with_value=_long("--command", "--file", "--dbname")),
+    b"pg_restore": OptionSpec(short_with_value="dfFIjLnNPsStTU", long_with_value=_long("--dbname", "--file")),
+    b"redis-cli": OptionSpec(short_with_value="hpasnu"),
+}
+
+
+def spec_for(program: bytes | None) -> OptionSpec:
+    return PROGRAMS.get(program or b"", DEFAULT)
+
+
+WRAPPERS: dict[bytes, WrapperSpec] = {
+    b"sudo": WrapperSpec(
+        OptionSpec(
+            short_with_value="ugCDhpRrtUT",
+            long_with_value=_long("--user", "--group", "--close-from", "--chdir", "--host", "--prompt", "--chroot",
+                                  "--role", "--type", "--other-user", "--command-timeout"),
+            options_end_at_operand=True,
+            query_options=_long("-l", "--list", "-v", "--validate", "-e", "--edit", "-K", "--remove-timestamp",
+                                "-V", "--version", "--help"),
+        ),
+        assignments=True,  # `sudo VAR=value cmd`
+        other_user=True,
+    ),  # fmt: skip
+    b"doas": WrapperSpec(
+        OptionSpec(short_with_value="uC", options_end_at_operand=True, query_options=_long("-C", "-L", "-s")),
+        other_user=True,
+    ),
+    b"env": WrapperSpec(
+        OptionSpec(
+            short_with_value="uCS",
+            long_with_value=_long("--unset", "--chdir", "--split-string"),
+            options_end_at_operand=True,
+        ),
+        assignments=True,
+        unknowable=_long("-S", "--split-string"),
+    ),
+    b"nice": WrapperSpec(
+        OptionSpec(
+            short_with_value="n", long_with_value=_long("--adjustment"), digit_options=True, options_end_at_operand=True
+        )
+    ),
+    b"ionice": WrapperSpec(
+        OptionSpec(
+            short_with_value="cnpPu",
+            long_with_value=_long("--class", "--classdata", "--pid", "--pgid", "--uid"),
+            options_end_at_operand=True,
+            query_options=_long("-p", "--pid", "-P", "--pgid", "-u", "--uid"),
+        )
+    ),
+    b"nohup": WrapperSpec(OptionSpec(options_end_at_operand=True)),
+    # The bash keyword (`time -p cmd`) and /usr/bin/time (`-f FMT`, `-o FILE`).
+    b"time": WrapperSpec(
+        OptionSpec(short_with_value="fo", long_with_value=_long("--format", "--output"), options_end_at_operand=True)
+    ),
+    b"command": WrapperSpec(OptionSpec(options_end_at_operand=True, query_options=_long("-v", "-V"))),
+    b"exec": WrapperSpec(OptionSpec(short_with_value="a", options_end_at_operand=True)),
+    b"sshpass": WrapperSpec(OptionSpec(short_with_value="pfdP", options_end_at_operand=True)),
+    b"stdbuf": WrapperSpec(
+        OptionSpec(
+            short_with_value="ioe", long_with_value=_long("--input", "--output", "--error"), options_end_at_operand=True
+        )
+    ),
+    b"timeout": WrapperSpec(
+        OptionSpec(
+            short_with_value="sk", long_with_value=_long("--signal", "--kill-after"), options_end_at_operand=True
+        ),
+        positional=1,  # DURATION
+    ),
+    b"chrt": WrapperSpec(
+        OptionSpec(
+            short_with_value="TPD",
+            long_with_value=_long("--sched-runtime", "--sched-period", "--sched-deadline"),
+            options_end_at_operand=True,
+            query_options=_long("-p", "--pid", "-m", "--max"),
+        ),
+        positional=1,  # PRIORITY
+    ),
+    b"taskset": WrapperSpec(
+        OptionSpec(options_end_at_operand=True, query_options=_long("-p", "--pid")),
+        positional=1,  # MASK or CPU list
+    ),
+}

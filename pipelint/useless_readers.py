@@ -1,0 +1,135 @@
+"""First stages that only read one file into the next: `cat FILE |` and `dd if=FILE |`.
+
+The facts PL001 (useless-cat), PL004 (piped-dump-import), PL201 (dd-small-blocks,
+which defers to PL203) and PL203 (useless-dd-reader) share. Each finder hands
+back the `stdin_redirect.rewrite` that drops the reader, or None when there is
+no useless reader.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from pipelint import dd_operands, syntax
+from pipelint.finding import Fix
+from pipelint.pipeline import Pipeline
+from pipelint.rule import Context
+from pipelint.stdin_redirect import StdinRewrite, can_take_stdin, rewrite
+
+
+@dataclass(frozen=True)
+class UselessReader:
+    """A first stage that only reads one file into the second, and the rewrite that drops it."""
+
+    pipeline: Pipeline
+    operand: bytes  # the file as it will be written after `<`
+    rewrite: StdinRewrite | None
+
+    @property
+    def span(self) -> tuple[int, int]:
+        reader = self.pipeline.stages[0]
+        return reader.start, reader.command.end_byte
+
+    @property
+    def file_label(self) -> str:
+        return self.operand.decode("utf-8", "replace")
+
+    @property
+    def consumer(self) -> str:
+        """How the consumer is named in messages."""
+        return self.rewrite.consumer if self.rewrite is not None else "the next command"
+
+    def redirect_fix(self, consumer: str | None = None) -> Fix | None:
+        """`Redirect FILE into CONSUMER`, or None where the rewrite cannot be made (a comment between)."""
+        if self.rewrite is None:
+            return None
+        return self.rewrite.as_fix(f"Redirect {self.file_label} into {consumer or self.consumer}")
+
+
+def find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | None:
+    """The first stage is a `cat` that only copies one file into the second (PL001, PL004)."""
+    if "useless_cat" not in pipeline.memo:
+        pipeline.memo["useless_cat"] = _find_useless_cat(pipeline, context)
+    return pipeline.memo["useless_cat"]
+
+
+def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | None:
+    reader = pipeline.stages[0]
+    cat = reader.command_model
+    if cat is None or cat.program != b"cat" or cat.wrappers or cat.assignments:
+        return None  # `sudo cat f` opens f as another user: `< f` would not
+    if cat.options or not cat.exact or len(cat.operands) != 1:
+        return None  # `cat -n f` is not a plain copy; `cat "-$x" f` may not be
+    operand = cat.operands[0]
+    if syntax.literal_value(operand) == b"-" or syntax.text(operand).startswith(b"-"):
+        return None  # `cat -` reads stdin
+    if not syntax.is_single_word(operand) or operand.type == "process_substitution":
+        return None
+    if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in reader.all_redirects):
+        return None  # `cat f 2>&1 >/dev/null | …` feeds the pipe its errors, not the file
+    if not can_take_stdin(pipeline, context):
+        return None
+    unsafe = bool(reader.all_redirects) or syntax.has_unquoted_expansion(operand)
+    operand_text = syntax.text(operand)
+    return UselessReader(pipeline, operand_text, rewrite(pipeline, context, b"< " + operand_text, unsafe=unsafe))
+
+
+# Operands that leave dd a plain whole-file reader. Anything else (of=, count=,
+# skip=, conv=, iflag=direct…) gives dd a job a redirect cannot do.
+_DD_READER_KEYS = frozenset({"if", "bs", "ibs", "obs", "status", "iflag"})
+_DD_READER_IFLAGS = frozenset({"fullblock"})
+
+
+def _quoted(value: bytes) -> bytes:
+    return b"'" + value.replace(b"'", b"'\\''") + b"'"
+
+
+def _unquoted_text(node: Node) -> bytes:
+    """The parts of a word the shell would glob or brace-expand."""
+    if node.type == "word":
+        return syntax.text(node)
+    return b"".join(syntax.text(part) for part in node.named_children if part.type == "word")
+
+
+def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessReader | None:
+    """The first stage is a dd that only reads one whole file into the second (PL203; PL201 defers)."""
+    reader = pipeline.stages[0]
+    if not reader.is_simple:
+        return None
+    operands = dd_operands.parse(reader.command_model)  # type: ignore[arg-type]
+    if operands is None or "if" not in operands or not set(operands) <= _DD_READER_KEYS:
+        return None
+    iflags = dd_operands.flags(operands, "iflag")
+    if iflags is None or not iflags <= _DD_READER_IFLAGS:
+        return None
+    status = operands.get("status")
+    if status is not None and status.value == b"progress":
+        return None  # dd used as a progress meter: the copy is what the author wants to watch
+    operand = _redirect_operand(operands["if"])
+    if not operand or operand == b"-":
+        return None
+    if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in reader.all_redirects):
+        return None  # `dd if=f 2>&1 >/dev/null | …` pipes its statistics, not the file
+    if not can_take_stdin(pipeline, context):
+        return None
+    silent = status is not None and status.value == b"none"
+    unsafe = (
+        bool(reader.all_redirects)
+        or not silent  # dd's "records in/out" lines on stderr would disappear
+        or syntax.has_unquoted_expansion(operands["if"].node)
+        or operand.startswith(b"~")  # `if=~/f`: bash expands it, dash does not
+    )
+    return UselessReader(pipeline, operand, rewrite(pipeline, context, b"< " + operand, unsafe=unsafe))
+
+
+def _redirect_operand(source: dd_operands.Operand) -> bytes | None:
+    """`if=`'s value as it should follow `<`, or None when a redirect would read something else."""
+    if source.value_source is not None:
+        if any(ch in _unquoted_text(source.node)[3:] for ch in b"*?[{"):
+            return None  # `if=*.img` opens "*.img"; `< *.img` would glob
+        return source.value_source
+    if source.value is not None:
+        return _quoted(source.value)  # `'if=my file'` → `< 'my file'`
+    return None
