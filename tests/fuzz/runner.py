@@ -102,7 +102,7 @@ class Run:
         self.timing = timing
         self.save = save
         self.say = say
-        self.known = {r.signature: r.file.name for r in regressions.load()} if save else {}
+        self.known = {r.signature: r.file.name for r in regressions.load()}
         self.pending: list = []  # (async shrink result, Distinct)
 
     def record(self, index: int, verdict: Verdict) -> Failure | None:
@@ -119,10 +119,10 @@ class Run:
         if entry is None:
             entry = report.distinct[failure.signature] = Distinct(failure.signature, failure, index)
             entry.reproducer = self.known.get(failure.signature, "")
-            entry.new = self.save and not entry.reproducer
+            entry.new = not entry.reproducer
             self.say(f"script {index}: {failure.describe()}{' (new)' if entry.new else ''}")
             entry.count += 1
-            return failure if entry.new else None
+            return failure if entry.new and self.save else None
         entry.count += 1
         return None
 
