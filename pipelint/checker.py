@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
+from pipelint import embedded, suppression, syntax
 from pipelint import pipeline as pipelines
-from pipelint import suppression, syntax
 from pipelint.dialect import Dialect, adds_bashism, detect
 from pipelint.finding import Finding, FixAvailability, RuleCrash
+from pipelint.regions import Region
 from pipelint.rule import Context, Rule
 
 if TYPE_CHECKING:
@@ -39,6 +40,10 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     parse_failures: list[ParseFailure] = field(default_factory=list)
     crashes: list[RuleCrash] = field(default_factory=list)  # rules that raised on this file
+    # Scripts that commands of this one run (`sh -c '…'`), for the linter to lint in turn.
+    regions: list[Region] = field(default_factory=list)
+    suppressions: list[suppression.Suppression] = field(default_factory=list)
+    error_count: int = 0  # ERROR nodes and MISSING tokens, for the fixer's "parses no worse" test
 
 
 @dataclass
@@ -50,6 +55,7 @@ class _Parsed:
     fix_barriers: list[tuple[int, int]]  # whole lines around what did not parse
     error_nodes: list[tuple[int, int]]  # ranges of the original ERROR nodes
     kept: list[tuple[int, int]]  # complete statements salvaged from them
+    error_count: int = 0  # ERROR nodes and MISSING tokens of the original parse
 
     def trusted(self, start: int, end: int) -> bool:
         """Outside every ERROR node, or wholly inside one statement kept from it."""
@@ -65,10 +71,9 @@ def _parse(source: bytes) -> _Parsed:
     # No fix may touch what did not parse: the broken part of each ERROR node
     # (complete statements before it ran fine) and every MISSING token, nor
     # anything on the same line.
+    all_errors = syntax.error_ranges(root)
     missing = [
-        (start, end)
-        for start, end in syntax.error_ranges(root)
-        if not any(e.start_byte <= start and end <= e.end_byte for e in error_nodes)
+        (start, end) for start, end in all_errors if not any(e.start_byte <= start and end <= e.end_byte for e in error_nodes)
     ]
     barriers = [_whole_lines(source, start, end) for start, end in [(f.start, f.end) for f in failures] + missing]
     if not failures:
@@ -78,7 +83,7 @@ def _parse(source: bytes) -> _Parsed:
         # Lint the complete statements tree-sitter left inside ERROR nodes.
         salvaged, kept = syntax.salvage(source, error_nodes)
         root = syntax.parse(salvaged).root_node
-    return _Parsed(root, failures, barriers, [(e.start_byte, e.end_byte) for e in error_nodes], kept)
+    return _Parsed(root, failures, barriers, [(e.start_byte, e.end_byte) for e in error_nodes], kept, len(all_errors))
 
 
 def check(
@@ -87,10 +92,15 @@ def check(
     path: str | None = None,
     settings: Settings | None = None,
     mountinfo: str | None = None,
+    region: Region | None = None,
 ) -> CheckResult:
-    """Lint one script with the given rule instances."""
+    """Lint one script with the given rule instances.
+
+    region: when the script is the inner text of a region (`sh -c '…'`), the
+    region, whose dialect and facts (errexit from the start…) apply.
+    """
     parsed = _parse(source)
-    dialect = detect(source, path)
+    dialect = region.dialect if region is not None else detect(source, path)
     rules = list(rules)
     context = Context(
         source=source,
@@ -100,23 +110,29 @@ def check(
         slow_mounts=settings.slow_mounts if settings is not None else (),
         mountinfo=mountinfo,
         enabled_codes=frozenset(rule.code for rule in rules),
+        region=region,
     )
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
-    findings, comments = _walk(parsed, rules, context, guard)
+    findings, comments, commands = _walk(parsed, rules, context, guard)
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
     still_broken = syntax.error_ranges(parsed.root)
-    suppressions = suppression.collect(comments, len(source))
+    result.error_count = parsed.error_count
+    result.suppressions = suppression.collect(comments, len(source))
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
             continue
-        if any(s.covers(finding.code, finding.start) for s in suppressions):
+        if any(s.covers(finding.code, finding.start) for s in result.suppressions):
             continue
         result.findings.append(_guard_fix(finding, parsed.fix_barriers, source, dialect))
+    depth = 0 if region is None else region.depth
+    result.regions = embedded.find_regions(commands, context.command, depth)
     return result
 
 
-def _walk(parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard) -> tuple[list[Finding], list[Node]]:
-    """One walk over the tree, each node handed to the rules whose hooks want it; and the comments seen."""
+def _walk(
+    parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard
+) -> tuple[list[Finding], list[Node], list[Node]]:
+    """One walk over the tree, each node handed to the rules whose hooks want it; the comments and trusted commands seen."""
     on_pipeline = [rule for rule in rules if rule.uses("check_pipeline")]
     on_command = [rule for rule in rules if rule.uses("check_command")]
     by_type: dict[str, list[Rule]] = {}
@@ -125,16 +141,19 @@ def _walk(parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard) -
             by_type.setdefault(kind, []).append(rule)
     findings: list[Finding] = []
     comments: list[Node] = []
+    commands: list[Node] = []
     for node in syntax.walk(parsed.root):
         kind = node.type
         for rule in by_type.get(kind, ()):
             findings.extend(guard.run(rule, rule.check_node, node, context))
         if kind == "comment":
             comments.append(node)
-        elif kind == "command" and on_command and parsed.trusted(node.start_byte, node.end_byte):
-            model = context.command(node)
-            for rule in on_command:
-                findings.extend(guard.run(rule, rule.check_command, model, context))
+        elif kind == "command" and parsed.trusted(node.start_byte, node.end_byte):
+            commands.append(node)
+            if on_command:
+                model = context.command(node)
+                for rule in on_command:
+                    findings.extend(guard.run(rule, rule.check_command, model, context))
         if (
             on_pipeline
             and kind in ("pipeline", "redirected_statement")
@@ -145,7 +164,7 @@ def _walk(parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard) -
             if built is not None:
                 for rule in on_pipeline:
                     findings.extend(guard.run(rule, rule.check_pipeline, built, context))
-    return findings, comments
+    return findings, comments, commands
 
 
 class _Guard:

@@ -17,6 +17,7 @@ from pipelint.facts import ScriptFacts
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.positions import LineIndex
+from pipelint.regions import Region
 
 # The hooks a rule may override; the checker calls only those a rule overrides.
 HOOKS = ("check_pipeline", "check_command", "check_node")
@@ -34,6 +35,9 @@ class Context:
     mountinfo: str | None = None  # a mountinfo-format file to read instead of /proc/self/mountinfo
     # Codes of the rules checking this file, for rules that defer to another.
     enabled_codes: frozenset[str] = frozenset()
+    # When the script is the inner text of another (`sh -c '…'`, a Dockerfile RUN):
+    # that region, with what the text alone cannot say (errexit from the start, output over ssh).
+    region: Region | None = None
     _commands: dict[int, Command] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
