@@ -101,6 +101,9 @@ class Rule:
     fix_availability: ClassVar[FixAvailability] = FixAvailability.NEVER
     node_types: ClassVar[frozenset[str]] = frozenset()  # for check_node
     enabled_by_default: ClassVar[bool] = True
+    # Out of the default set except inside loop bodies, where a per-call cost adds
+    # up (PL503); selected by name or prefix, it reports everywhere.
+    default_in_loops: ClassVar[bool] = False
     # ShellCheck codes whose `# shellcheck disable=` comments also silence this rule.
     shellcheck_codes: ClassVar[tuple[str, ...]] = ()
 
