@@ -56,7 +56,8 @@ class Context:
     @cached_property
     def facts(self) -> ScriptFacts:
         """Script-wide facts (literal variables, mounts made, statement sequences), each computed on first use."""
-        return ScriptFacts(self.root, self.command)
+        region = self.region
+        return ScriptFacts(self.root, self.command, region is not None and region.errexit, region is not None and region.pipefail)
 
     @cached_property
     def lines(self) -> LineIndex:
