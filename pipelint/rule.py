@@ -71,6 +71,16 @@ class Context:
             model = self._commands[node.id] = command.read(node, redirects)
         return model
 
+    def defines(self, name: bytes | None) -> bool:
+        """The script itself defines a function or alias by this name: the name does not run the program."""
+        return name is not None and (name in self.functions or name in self.facts.aliases)
+
+    def carriage_return_after(self, offset: int) -> bool:
+        """A `\r` follows offset on its line (after blanks at most): in a CRLF script bash reads it as part
+        of the last word (`uniq\r` is no uniq), or as a word of its own, where tree-sitter sees a blank."""
+        rest = self.source[offset : offset + 64].lstrip(b" \t")
+        return rest.startswith(b"\r")
+
     @cached_property
     def _comment_starts(self) -> list[int]:
         return syntax.comment_starts(self.root)

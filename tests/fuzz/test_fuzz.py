@@ -44,8 +44,6 @@ SEEDED_FAILURES: dict[str, int] = {
 # Saved reproducers (tests/fuzz/regressions/) the rules still fail: every one, while issue 13 is open.
 STILL_FAILING: set[str] = {
     "001-pl002-class11-here-documents-tree-sitter-ends-too-earl.sh",
-    "002-pl101-class16-a-removed-stage-changes-when-the-produce.sh",
-    "003-pl101-class6-side-effects-of-the-removed-stage.sh",
     "004-pl001-class10-missing-unreadable-or-directory-inputs.sh",
     "005-pl002-class1-here-document-whose-pipe-continues-on-th.sh",
     "006-pl003-class10-missing-unreadable-or-directory-inputs.sh",
@@ -60,11 +58,8 @@ STILL_FAILING: set[str] = {
     "016-pl203-class7-dd.sh",
     "017-pl501-class8-grep-wc-l-grep-c.sh",
     "018-pl501-class10-missing-unreadable-or-directory-inputs.sh",
-    "019-pl101-class9-crlf-scripts.sh",
-    "021-pl101-class4-functions-and-aliases.sh",
     "022-pl502-class10-missing-unreadable-or-directory-inputs.sh",
     "023-pl001-class4-functions-and-aliases.sh",
-    "024-pl101-class11-here-documents-tree-sitter-ends-too-earl.sh",
     "025-pl001-class5-several-readers-of-one-stdin.sh",
     "026-pl001-class9-crlf-scripts.sh",
     "027-pl502-class4-functions-and-aliases.sh",
@@ -76,7 +71,6 @@ STILL_FAILING: set[str] = {
     "035-pl001-pl003-class10-missing-unreadable-or-directory-inputs.sh",
     "037-pl001-class10-missing-unreadable-or-directory-inputs.sh",
     "038-pl003-class6-side-effects-of-the-removed-stage.sh",
-    "039-pl101-class1-here-document-whose-pipe-continues-on-th.sh",
     "040-pl502-class9-crlf-scripts.sh",
     "041-pl003-class2-redirect-order.sh",
     "042-pl001-class14-keywords-and-prefixes.sh",
