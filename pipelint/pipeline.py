@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 
-from tree_sitter import Node
+from tree_sitter import Node, Query
 
 from pipelint import command, syntax
 from pipelint.syntax import REDIRECT_TYPES
@@ -119,6 +119,17 @@ def roots(captured: Iterable[Node], continuations: Iterable[Node]) -> list[Node]
             if body is not None:
                 inner.add(body.id)
     return sorted((node for key, node in nodes.items() if key not in inner), key=lambda node: node.start_byte)
+
+
+def roots_in(tree: Node) -> list[Node]:
+    """Every logical pipeline's outermost node under tree, found alone (the checker finds them among its candidates)."""
+    captured = syntax.captures(_roots_query(), tree)
+    return roots(captured.get("pipeline", []), captured.get("pipeline_continuation", []))
+
+
+@cache
+def _roots_query() -> Query:
+    return Query(syntax.language(), QUERY)
 
 
 def _heredoc_continuation(redirect: Node) -> Node | None:
