@@ -169,7 +169,9 @@ class ScriptFacts:
     @cached_property
     def aliases(self) -> frozenset[bytes]:
         """Names the script defines with `alias NAME=…` (dash expands aliases in scripts; bash with expand_aliases)."""
-        names = set()
+        names: set[bytes] = set()
+        if b"alias" not in self.root.text:
+            return frozenset()  # most scripts: no command to look at
         for node in self._commands:
             if syntax.basename(syntax.command_name(node)) != b"alias":
                 continue

@@ -30,6 +30,24 @@ def test_pyproject_without_our_table_is_skipped(tmp_path):
     assert find_config_file(sub) == tmp_path / "pyproject.toml"
 
 
+@pytest.mark.parametrize("order", [("deep", "plain", "configured"), ("configured", "plain", "deep")])
+def test_one_search_remembers_each_folder_it_passed(tmp_path, order):
+    """The folders searched for one file answer for the next: whatever the order, each gets its own closest file."""
+    (tmp_path / "pyproject.toml").write_text('[tool.pipelint]\nselect = ["PL004"]\n')
+    folders = {"plain": tmp_path / "plain", "configured": tmp_path / "plain" / "configured"}
+    folders["deep"] = folders["configured"] / "a" / "b"
+    folders["deep"].mkdir(parents=True)
+    (folders["configured"] / ".pipelint.toml").write_text('select = ["PL001"]\n')
+    known: dict = {}
+    found = {name: find_config_file(folders[name], known) for name in order}
+    assert found == {
+        "plain": tmp_path / "pyproject.toml",
+        "configured": folders["configured"] / ".pipelint.toml",
+        "deep": folders["configured"] / ".pipelint.toml",
+    }
+    assert known[folders["deep"]] == folders["configured"] / ".pipelint.toml"
+
+
 def test_dot_pipelint_toml_wins_over_pyproject_in_the_same_folder(tmp_path):
     (tmp_path / "pyproject.toml").write_text('[tool.pipelint]\nselect = ["PL004"]\n')
     (tmp_path / ".pipelint.toml").write_text('select = ["PL001"]\n')
