@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from cli_helpers import REPO, run_cli
 from pipelint import cache, check_run
 from pipelint.check_run import RunOptions, run_check
 from pipelint.config import Overrides, SettingsResolver
+from pipelint.linter import FileReport
 
 SCRIPT = "cat dump.sql | mysql db\ncat log | tee /mnt/nfs/out > /dev/null\n"
 CACHE_FILE = Path(".pipelint_cache") / cache.FILE_NAME
@@ -206,3 +208,9 @@ def test_two_concurrent_runs_on_one_tree_both_succeed(project):
     assert len(json.loads(CACHE_FILE.read_bytes())["entries"]) == 152
     third = run_cli("check", "--output-format", "concise", ".", cwd=project)
     assert (third.stdout, third.stderr) == outputs[0]
+
+
+def test_an_entry_keeps_every_field_a_lint_reports():
+    """A field added to FileReport must be kept in the cache too (and FORMAT bumped), or cached runs would lose it."""
+    per_run = {"display_name", "source", "fixed", "fixed_source", "crashes"}  # the run's, or never cached
+    assert {f.name for f in fields(FileReport)} - per_run == {f.name for f in fields(cache.Entry)}
