@@ -117,7 +117,7 @@ def main() -> None:
         scratch = Path(work)
         corpus, sample_folder = scratch / "corpus", scratch / "sample"
         files, size, lines = build_corpus(corpus, args.corpus)
-        sample = sorted(corpus.rglob("*.*"))[:: args.sample]
+        sample = sorted(path for path in corpus.rglob("*.*") if path.is_file())[:: args.sample]
         sample_folder.mkdir()
         for index, path in enumerate(sample):
             shutil.copy(path, sample_folder / f"{index:05d}{path.suffix}")
