@@ -95,10 +95,16 @@ def key(source: bytes, path: Path, settings: Settings, codes: frozenset[str], mo
     codes: the rules that check it; mounts: the mount table's fingerprint.
     """
     digest = hashlib.blake2b(digest_size=20)
-    mounts = mounts if MOUNT_RULE in codes else "-"
-    digest.update(f"{engine_fingerprint()}\0{os.fsencode(path)!r}\0{settings!r}\0{sorted(codes)}\0{mounts}\0".encode())
+    digest.update(_run_part(engine_fingerprint(), settings, codes, mounts if MOUNT_RULE in codes else "-"))
+    digest.update(b"%r\0" % os.fsencode(path))
     digest.update(source)
     return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=64)
+def _run_part(engine: str, settings: Settings, codes: frozenset[str], mounts: str) -> bytes:
+    """What the files of one config share: formatted once, not per file (the repr of Settings is not cheap)."""
+    return f"{engine}\0{settings!r}\0{sorted(codes)}\0{mounts}\0".encode()
 
 
 def usable(entry: Entry, fix: bool, unsafe_fixes: bool) -> bool:
@@ -195,7 +201,7 @@ class Caches:
         return mount_fingerprint(self.mountinfo)
 
     def key(self, source: bytes, path: Path, settings: Settings) -> str:
-        codes = frozenset(rule.code for rule in settings.enabled_rules(path))
+        codes = _codes(settings, path if settings.per_file_ignores else None)
         return key(source, path, settings, codes, self.mounts)
 
     def for_settings(self, settings: Settings) -> Cache | None:
@@ -210,6 +216,12 @@ class Caches:
     def save(self) -> None:
         for cache in self._open.values():
             cache.save()
+
+
+@functools.lru_cache(maxsize=256)
+def _codes(settings: Settings, path: Path | None) -> frozenset[str]:
+    """The rules that check path; path None where no per-file-ignores make them differ by file."""
+    return frozenset(rule.code for rule in settings.enabled_rules(path))
 
 
 # JSON for an entry: bytes as base64, enums by value.

@@ -161,6 +161,8 @@ def find_config_file(start: Path, known: dict[Path, Path | None] | None = None) 
     over 1,349 files in a tree 9 folders deep looked for 24k files without it.
     """
     known = {} if known is None else known
+    if start in known:  # a folder searched before, as named or resolved: the same folder, the same answer
+        return known[start]
     folder = Path(os.path.realpath(start))
     if not _is_dir(folder):
         folder = folder.parent
@@ -174,7 +176,7 @@ def find_config_file(start: Path, known: dict[Path, Path | None] | None = None) 
         found = _config_file_in(candidate_folder)
         if found is not None:
             break
-    for searched_folder in searched:
+    for searched_folder in (start, *searched):
         known[searched_folder] = found
     return found
 
