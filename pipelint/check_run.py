@@ -148,7 +148,9 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
     targets = list(_targets(paths, resolver, run))
     caches = Caches(options.cache, options.mountinfo)
     pending: list[_PendingWrite] = []
-    with OrderedPool(_lint_job, options.jobs) as pool, FileProgress(len(targets), options.progress) as progress:
+    # No more workers than files: one file is linted here, not pickled to a forked worker and back.
+    jobs = min(options.jobs, max(1, len(targets)))
+    with OrderedPool(_lint_job, jobs) as pool, FileProgress(len(targets), options.progress) as progress:
         slots = (_prepare(run, resolver, caches, target) for target in targets)
         for slot, outcome in pool.run(slots, lambda slot: slot.job):
             checked = _finish(run, resolver, caches, slot, outcome)
