@@ -12,7 +12,7 @@ measurement is a fresh process; time is wall time, memory is peak RSS
   heredocs, pipelines; a finding every few lines), like a large real script;
 - `dense`: two lines repeated, each with a finding (what tests/test_cli.py
   used to lint at 10 MB), the worst case for findings and fixes;
-- `nesting`: one line of `$(` nested DEPTH deep (`--depths`), where any walk
+- `nesting`: `echo $($(…))`, `$(` nested DEPTH deep (`--depths`), where any walk
   that re-visits a subtree per ancestor, or recurses, shows (issue 14: 20k
   levels took 24.6 s, 50k over 120 s, against 0.03 s to parse).
 
@@ -47,14 +47,16 @@ def build_script(path: Path, megabytes: float, corpus: str) -> None:
 
 
 def build_nesting(path: Path, depth: int) -> None:
-    path.write_bytes(b"echo " + b"$(echo " * depth + b"x" + b")" * depth + b"\n")
+    path.write_bytes(b"echo " + b"$(" * depth + b")" * depth + b"\n")  # issue 14's case: nothing but nesting
 
 
 def measure(command: list[str], repo: Path = REPO) -> tuple[float, float]:
     """(wall seconds, peak RSS in MB) of one run in a fresh child process."""
     env = dict(os.environ, PYTHONPATH=str(repo))
     start = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    # Run from the scratch folder: `python -m` puts the working folder first on sys.path, and a
+    # checkout there would shadow --repo's package.
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=Path(command[-1]).parent)
     _, _, usage = os.wait4(child.pid, 0)  # this child's own rusage, not the maximum over all children
     elapsed = time.perf_counter() - start
     child.returncode = 0  # reaped by wait4 already
