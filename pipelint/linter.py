@@ -15,6 +15,7 @@ from pipelint.config import Settings, format_size
 from pipelint.dialect import Dialect
 from pipelint.finding import Finding, RuleCrash
 from pipelint.fixer import fix_source
+from pipelint.parse_guards import Note
 from pipelint.positions import LineIndex
 
 
@@ -32,6 +33,7 @@ class FileReport:
     parse_failures: list[ParseFailure] = field(default_factory=list)
     crashes: list[RuleCrash] = field(default_factory=list)  # internal errors: exit 2, one line each
     dialect: Dialect = Dialect.SH
+    notes: list[Note] = field(default_factory=list)  # misreads of tree-sitter-bash the parse guards handled
 
     @property
     def final_source(self) -> bytes:
@@ -138,4 +140,5 @@ def process(
     report.parse_failures = result.parse_failures
     report.crashes = result.crashes
     report.dialect = result.dialect
+    report.notes = result.notes
     return report
