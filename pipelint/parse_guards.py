@@ -382,17 +382,23 @@ def _continuation_tokens(node: Node, in_bracket_test: bool) -> frozenset[str] | 
 
 
 def _swallowed_gaps(source: bytes, children: list[Node], allowed_after: frozenset[str]) -> Iterator[tuple[int, Node]]:
-    """In each gap between two children that no continuation token precedes: the first unescaped newline, and that token."""
+    """In each gap between two children that no continuation token precedes: the first unescaped newline, and that token.
+
+    One boundary per token: the newline after a comment on a line of its own
+    follows the boundary already found after the code before it.
+    """
     last_token = children[0]
+    reported: Node | None = None
     for before, after in zip(children, children[1:]):
         if before.type != "comment":
             last_token = before
-        if last_token.type in allowed_after:
+        if last_token.type in allowed_after or last_token == reported:
             continue
         newline = source.find(b"\n", before.end_byte, after.start_byte)
         while newline != -1:
             if not _escaped(source, newline):
                 yield newline, last_token
+                reported = last_token
                 break
             newline = source.find(b"\n", newline + 1, after.start_byte)
 

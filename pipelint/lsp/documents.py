@@ -15,9 +15,9 @@ from pathlib import Path
 from pygls.uris import to_fs_path
 from tree_sitter import Tree
 
-from pipelint import syntax
+from pipelint import parse_guards
 from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
-from pipelint.dialect import LANGUAGE_IDS, shebang_shell
+from pipelint.dialect import LANGUAGE_IDS, Dialect, shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
 from pipelint.linter import FileReport, process
 from pipelint.positions import LineIndex
@@ -96,7 +96,9 @@ class Snapshot:
 
     @cached_property
     def tree(self) -> Tree:
-        return syntax.parse(self.source)
+        """The parse the engine lints: tree-sitter-bash's misreads repaired (`parse_guards`)."""
+        dialect = self.report.dialect if self.report is not None else Dialect.BASH
+        return parse_guards.guard(self.source, dialect).tree
 
     @property
     def findings(self) -> list:
