@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from tree_sitter import Node, Query, QueryCursor
 
@@ -338,9 +338,9 @@ def _read_body(source: bytes, heading: _Heading, start: int) -> HereDocument:
         line_end, logical = _logical_line(source, position, join=not heading.quoted)
         candidate = logical.lstrip(b"\t") if heading.strip_tabs else logical
         if candidate == heading.delimiter:
-            return _document(heading, start, line_start, line_end, terminated=True)
+            return HereDocument(**asdict(heading), body_start=start, body_end=line_start, end=line_end, terminated=True)
         position = line_end + 1
-    return _document(heading, min(start, size), size, size, terminated=False)
+    return HereDocument(**asdict(heading), body_start=min(start, size), body_end=size, end=size, terminated=False)
 
 
 def _logical_line(source: bytes, start: int, join: bool) -> tuple[int, bytes]:
@@ -351,33 +351,13 @@ def _logical_line(source: bytes, start: int, join: bool) -> tuple[int, bytes]:
     pieces = []
     while True:
         line = source[start:end]
-        if end < len(source) and _ends_with_odd_backslashes(line):
+        if end < len(source) and syntax.is_line_continuation(source, end):
             pieces.append(line[:-1])
             start = end + 1
             end = _find(source, b"\n", start)
             continue
         pieces.append(line)
         return end, b"".join(pieces)
-
-
-def _ends_with_odd_backslashes(line: bytes) -> bool:
-    count = len(line) - len(line.rstrip(b"\\"))
-    return count % 2 == 1
-
-
-def _document(heading: _Heading, body_start: int, body_end: int, end: int, terminated: bool) -> HereDocument:
-    return HereDocument(
-        operator=heading.operator,
-        strip_tabs=heading.strip_tabs,
-        word_start=heading.word_start,
-        word_end=heading.word_end,
-        delimiter=heading.delimiter,
-        quoted=heading.quoted,
-        body_start=body_start,
-        body_end=body_end,
-        end=end,
-        terminated=terminated,
-    )
 
 
 def tree_sitter_ends(root: Node, operator: int) -> tuple[int, int] | None:

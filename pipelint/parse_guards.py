@@ -396,19 +396,11 @@ def _swallowed_gaps(source: bytes, children: list[Node], allowed_after: frozense
             continue
         newline = source.find(b"\n", before.end_byte, after.start_byte)
         while newline != -1:
-            if not _escaped(source, newline):
+            if not syntax.is_line_continuation(source, newline):
                 yield newline, last_token
                 reported = last_token
                 break
             newline = source.find(b"\n", newline + 1, after.start_byte)
-
-
-def _escaped(source: bytes, offset: int) -> bool:
-    """A backslash-newline is a line continuation: the newline ends nothing."""
-    count = 0
-    while offset - count - 1 >= 0 and source[offset - count - 1] == 0x5C:
-        count += 1
-    return count % 2 == 1
 
 
 def _issue(node: Node, last_token: Node, above: _Above) -> str | None:

@@ -58,6 +58,14 @@ def error_ranges(root: Node) -> list[tuple[int, int]]:
     return sorted(ranges)
 
 
+def is_line_continuation(source: bytes, newline: int) -> bool:
+    """The newline at this offset follows an odd run of backslashes: the line goes on, nothing ends."""
+    start = newline
+    while start > 0 and source[start - 1] == 0x5C:
+        start -= 1
+    return (newline - start) % 2 == 1
+
+
 def walk(root: Node) -> Iterator[Node]:
     """Every node below root in document order, skipping ERROR subtrees."""
     cursor = root.walk()
