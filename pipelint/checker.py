@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
+from pipelint import embedded, parse_guards, suppression, syntax
 from pipelint import pipeline as pipelines
-from pipelint import parse_guards, suppression, syntax
 from pipelint.dialect import Dialect, adds_bashism, detect
 from pipelint.finding import Finding, FixAvailability, RuleCrash
+from pipelint.regions import Region
 from pipelint.rule import Context, Rule
 
 if TYPE_CHECKING:
@@ -40,6 +41,10 @@ class CheckResult:
     parse_failures: list[ParseFailure] = field(default_factory=list)
     crashes: list[RuleCrash] = field(default_factory=list)  # rules that raised on this file
     notes: list[parse_guards.Note] = field(default_factory=list)  # what the parse guards repaired
+    # Scripts that commands of this one run (`sh -c '…'`), for the linter to lint in turn.
+    regions: list[Region] = field(default_factory=list)
+    suppressions: list[suppression.Suppression] = field(default_factory=list)
+    error_count: int = 0  # ERROR nodes and MISSING tokens, for the fixer's "parses no worse" test
 
 
 @dataclass
@@ -52,6 +57,8 @@ class _Parsed:
     error_nodes: list[tuple[int, int]]  # ranges of the original ERROR nodes
     kept: list[tuple[int, int]]  # complete statements salvaged from them
     guarded: parse_guards.GuardedParse  # what tree-sitter misread without an ERROR, repaired or not
+    # ERROR nodes and MISSING tokens of the guarded parse (the fixer lints every pass through the guards too)
+    error_count: int = 0
 
     def trusted(self, start: int, end: int) -> bool:
         """Read as bash reads it; outside every ERROR node, or wholly inside one statement kept from it."""
@@ -73,15 +80,14 @@ def _parse(source: bytes, dialect: Dialect) -> _Parsed:
     # No fix may touch what did not parse: the broken part of each ERROR node
     # (complete statements before it ran fine) and every MISSING token, nor
     # anything on the same line.
+    all_errors = syntax.error_ranges(root)
     missing = [
-        (start, end)
-        for start, end in syntax.error_ranges(root)
-        if not any(e.start_byte <= start and end <= e.end_byte for e in error_nodes)
+        (start, end) for start, end in all_errors if not any(e.start_byte <= start and end <= e.end_byte for e in error_nodes)
     ]
     barriers = [_whole_lines(source, start, end) for start, end in [(f.start, f.end) for f in failures] + missing]
     if not failures:
         failures = [ParseFailure(start, end) for start, end in missing]
-    failures += [ParseFailure(start, end) for start, end in guarded.unchecked]
+    failures = _merged(failures + [ParseFailure(start, end) for start, end in guarded.unchecked])
     kept: list[tuple[int, int]] = []
     if error_nodes:
         # Lint the complete statements tree-sitter left inside ERROR nodes.
@@ -89,7 +95,18 @@ def _parse(source: bytes, dialect: Dialect) -> _Parsed:
         root = syntax.parse(salvaged).root_node
         guarded.distrust_swallowed(root)
     error_ranges = [(e.start_byte, e.end_byte) for e in error_nodes]
-    return _Parsed(root, sorted(failures, key=lambda f: f.start), barriers, error_ranges, kept, guarded)
+    return _Parsed(root, failures, barriers, error_ranges, kept, guarded, len(all_errors))
+
+
+def _merged(failures: list[ParseFailure]) -> list[ParseFailure]:
+    """In order, one failure per stretch: a here-document the guards could not repair often holds an ERROR too."""
+    merged: list[ParseFailure] = []
+    for failure in sorted(failures, key=lambda f: f.start):
+        if merged and failure.start < merged[-1].end:
+            merged[-1] = ParseFailure(merged[-1].start, max(merged[-1].end, failure.end))
+        else:
+            merged.append(failure)
+    return merged
 
 
 def check(
@@ -98,9 +115,14 @@ def check(
     path: str | None = None,
     settings: Settings | None = None,
     mountinfo: str | None = None,
+    region: Region | None = None,
 ) -> CheckResult:
-    """Lint one script with the given rule instances."""
-    dialect = detect(source, path)
+    """Lint one script with the given rule instances.
+
+    region: when the script is the inner text of a region (`sh -c '…'`), the
+    region, whose dialect and facts (errexit from the start…) apply.
+    """
+    dialect = region.dialect if region is not None else detect(source, path)
     parsed = _parse(source, dialect)
     rules = list(rules)
     context = Context(
@@ -111,24 +133,33 @@ def check(
         slow_mounts=settings.slow_mounts if settings is not None else (),
         mountinfo=mountinfo,
         enabled_codes=frozenset(rule.code for rule in rules),
+        region=region,
     )
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
-    findings, comments = _walk(parsed, rules, context, guard)
+    findings, comments, commands = _walk(parsed, rules, context, guard)
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
     result.notes = parsed.guarded.notes()
     still_broken = syntax.error_ranges(parsed.root)
-    suppressions = suppression.collect(comments, len(source))
+    result.error_count = parsed.error_count
+    result.suppressions = suppression.collect(comments, len(source))
+    loops_only = settings.loops_only if settings is not None else frozenset()
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
             continue
-        if any(s.covers(finding.code, finding.start) for s in suppressions):
+        if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end):
+            continue  # in the default set only where it runs once per iteration
+        if any(s.covers(finding.code, finding.start) for s in result.suppressions):
             continue
         result.findings.append(_guard_fix(finding, parsed, source, dialect))
+    depth = 0 if region is None else region.depth
+    result.regions = embedded.find_regions(commands, context.command, depth)
     return result
 
 
-def _walk(parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard) -> tuple[list[Finding], list[Node]]:
-    """One walk over the tree, each node handed to the rules whose hooks want it; and the comments seen."""
+def _walk(
+    parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard
+) -> tuple[list[Finding], list[Node], list[Node]]:
+    """One walk over the tree, each node handed to the rules whose hooks want it; the comments and trusted commands seen."""
     on_pipeline = [rule for rule in rules if rule.uses("check_pipeline")]
     on_command = [rule for rule in rules if rule.uses("check_command")]
     by_type: dict[str, list[Rule]] = {}
@@ -137,16 +168,19 @@ def _walk(parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard) -
             by_type.setdefault(kind, []).append(rule)
     findings: list[Finding] = []
     comments: list[Node] = []
+    commands: list[Node] = []
     for node in syntax.walk(parsed.root):
         kind = node.type
         for rule in by_type.get(kind, ()):
             findings.extend(guard.run(rule, rule.check_node, node, context))
         if kind == "comment":
             comments.append(node)
-        elif kind == "command" and on_command and parsed.trusted(node.start_byte, node.end_byte):
-            model = context.command(node)
-            for rule in on_command:
-                findings.extend(guard.run(rule, rule.check_command, model, context))
+        elif kind == "command" and parsed.trusted(node.start_byte, node.end_byte):
+            commands.append(node)
+            if on_command:
+                model = context.command(node)
+                for rule in on_command:
+                    findings.extend(guard.run(rule, rule.check_command, model, context))
         if (
             on_pipeline
             and kind in ("pipeline", "redirected_statement")
@@ -157,7 +191,7 @@ def _walk(parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard) -
             if built is not None:
                 for rule in on_pipeline:
                     findings.extend(guard.run(rule, rule.check_pipeline, built, context))
-    return findings, comments
+    return findings, comments, commands
 
 
 class _Guard:

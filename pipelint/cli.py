@@ -62,6 +62,11 @@ def cli() -> None:
     default=None,
     help=f"Refuse scripts larger than this (e.g. 8MiB, 500KiB; 0: no limit; default {format_size(DEFAULT_MAX_FILE_SIZE)}).",
 )
+@click.option(
+    "--embedded/--no-embedded",
+    default=None,
+    help="Also lint shell inside strings and here-documents, Dockerfiles and CI files (default: on).",
+)
 def check(paths: tuple[str, ...], **flags) -> None:
     """Lint shell scripts (files, folders, `-` for stdin; default `.`)."""
     flags = CheckFlags(**flags)
@@ -98,6 +103,7 @@ class CheckFlags:
     force_exclude: bool
     only_shell: bool
     max_file_size: str | None
+    embedded: bool | None
 
     def overrides(self) -> Overrides:
         """What the command line says about settings; Fatal when it names what does not exist."""
@@ -108,6 +114,7 @@ class CheckFlags:
             unsafe_fixes=self.unsafe_fixes,
             slow_mounts=tuple(self.slow_mounts),
             max_file_size=self._max_file_size(),
+            embedded=self.embedded,
         )
         try:
             overrides.validate()

@@ -17,7 +17,10 @@ from pipelint.rule import Rule
 CONFIG_FILES = (".pipelint.toml", "pyproject.toml")  # the first found in a folder wins
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "slow-mounts")
-_KNOWN_KEYS = frozenset(_LIST_KEYS) | {"per-file-ignores", "unsafe-fixes", "max-file-size"}
+_KNOWN_KEYS = frozenset(_LIST_KEYS) | {"per-file-ignores", "unsafe-fixes", "max-file-size", "embedded", "remote-shell"}
+
+# What `remote-shell` may name: the dialect of the scripts ssh and `su -c` run.
+REMOTE_SHELLS = ("sh", "bash")
 _PATTERN_KEYS = ("exclude", "extend-exclude")
 
 # Scripts larger than this are not read: see docs/ci.md ("Large files") for the
@@ -42,14 +45,23 @@ class Settings:
     extend_exclude: tuple[str, ...] = ()
     slow_mounts: tuple[str, ...] = ()
     max_file_size: int | None = DEFAULT_MAX_FILE_SIZE  # bytes; None: no limit
+    # Lint shell inside strings and here-documents (`sh -c '…'`, `ssh h '…'`) and in
+    # Dockerfiles and CI files; `embedded = false` / --no-embedded: scripts only.
+    embedded: bool = True
+    remote_shell: str = "sh"  # the shell of the scripts `ssh host '…'` and `su -c '…'` run
     root: Path = field(default_factory=Path.cwd)  # folder patterns are relative to
     source: Path | None = None  # the config file these came from
 
     def enabled_rules(self, path: Path | None = None) -> list[type[Rule]]:
-        codes = _selected_codes(self.select, self.extend_select, self.ignore)
+        codes = _selected_codes(self.select, self.extend_select, self.ignore).codes
         if path is not None:
             codes -= self._ignored_for(path)
         return [rule for rule in registry.RULES if rule.code in codes]
+
+    @property
+    def loops_only(self) -> frozenset[str]:
+        """Codes of enabled rules that report only inside loops: in the default set there, not selected by name."""
+        return _selected_codes(self.select, self.extend_select, self.ignore).loops_only
 
     def _ignored_for(self, path: Path) -> set[str]:
         relative = _relative(path, self.root)
@@ -73,15 +85,25 @@ def _relative(path: Path, root: Path) -> str:
         return Path(path).as_posix()
 
 
+@dataclass(frozen=True)
+class _Selection:
+    codes: frozenset[str]  # every rule that runs
+    loops_only: frozenset[str]  # those of them that report only inside loops (`Rule.default_in_loops`)
+
+
 @functools.lru_cache(maxsize=256)
-def _selected_codes(select: tuple[str, ...] | None, extend: tuple[str, ...], ignore: tuple[str, ...]) -> frozenset[str]:
+def _selected_codes(select: tuple[str, ...] | None, extend: tuple[str, ...], ignore: tuple[str, ...]) -> _Selection:
+    """The rules a selection runs. A rule in the default set only inside loops runs everywhere once named."""
     if select is None:
         codes = {rule.code for rule in registry.RULES if rule.enabled_by_default}
+        in_loops = {rule.code for rule in registry.RULES if rule.default_in_loops and not rule.enabled_by_default}
     else:
         codes = {rule.code for selector in select for rule in registry.resolve(selector)}
-    codes |= {rule.code for selector in extend for rule in registry.resolve(selector)}
-    codes -= {rule.code for selector in ignore for rule in registry.resolve(selector)}
-    return frozenset(codes)
+        in_loops = set()
+    extended = {rule.code for selector in extend for rule in registry.resolve(selector)}
+    ignored = {rule.code for selector in ignore for rule in registry.resolve(selector)}
+    in_loops = in_loops - extended - ignored
+    return _Selection(frozenset((codes | extended | in_loops) - ignored), frozenset(in_loops))
 
 
 _SIZE = re.compile(r"\s*(\d+)\s*(b|k|kib|kb|m|mib|mb|g|gib|gb)?\s*", re.IGNORECASE)
@@ -189,10 +211,15 @@ def from_table(table: dict, config_file: Path, prefix: str = "") -> Settings:
                 registry.resolve(selector)
             except registry.UnknownSelector as error:
                 raise fail(key, str(error)) from None
-    if "unsafe-fixes" in table:
-        if not isinstance(table["unsafe-fixes"], bool):
-            raise fail("unsafe-fixes", "must be true or false")
-        values["unsafe_fixes"] = table["unsafe-fixes"]
+    for key in ("unsafe-fixes", "embedded"):
+        if key in table:
+            if not isinstance(table[key], bool):
+                raise fail(key, "must be true or false")
+            values[key.replace("-", "_")] = table[key]
+    if "remote-shell" in table:
+        if table["remote-shell"] not in REMOTE_SHELLS:
+            raise fail("remote-shell", f"must be one of {', '.join(map(repr, REMOTE_SHELLS))}")
+        values["remote_shell"] = table["remote-shell"]
     if "max-file-size" in table:
         try:
             values["max_file_size"] = parse_size(table["max-file-size"])
@@ -241,6 +268,7 @@ class Overrides:
     exclude: tuple[str, ...] | None = None
     slow_mounts: tuple[str, ...] = ()
     max_file_size: int | None | Unset = UNSET  # UNSET: as configured; None: no limit
+    embedded: bool | None = None  # None: as configured
 
     def validate(self) -> None:
         for selector in (*(self.select or ()), *self.ignore, *self.extend_select):
@@ -261,6 +289,8 @@ class Overrides:
         changes["slow_mounts"] = settings.slow_mounts + self.slow_mounts
         if self.max_file_size is not UNSET:
             changes["max_file_size"] = self.max_file_size
+        if self.embedded is not None:
+            changes["embedded"] = self.embedded
         return replace(settings, **changes)
 
 

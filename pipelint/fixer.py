@@ -59,16 +59,24 @@ def apply_edits(source: bytes, edits: list[Edit]) -> bytes:
     return b"".join(pieces)
 
 
-def _error_count(source: bytes) -> int:
+def parse_errors(source: bytes) -> int:
+    """ERROR nodes and MISSING tokens in a script's parse."""
     return len(syntax.error_ranges(syntax.parse(source).root_node))
 
 
-def fix_source(source: bytes, lint: Callable[[bytes], list[Finding]], unsafe: bool) -> FixOutcome:
+def fix_source(
+    source: bytes,
+    lint: Callable[[bytes], list[Finding]],
+    unsafe: bool,
+    error_count: Callable[[bytes], int] = parse_errors,
+) -> FixOutcome:
     """Apply fixes pass by pass until nothing changes (at most MAX_PASSES passes).
 
     A pass whose result parses worse than its input is retried one fix at a
     time, keeping only the fixes that parse cleanly: a fix must never turn a
     working script into a broken one, even when the grammar misled a rule.
+    error_count counts what does not parse (the linter's count includes the
+    scripts inside strings, which the outer parse sees as plain text).
     """
     outcome = FixOutcome(source)
     for _ in range(MAX_PASSES):
@@ -76,10 +84,10 @@ def fix_source(source: bytes, lint: Callable[[bytes], list[Finding]], unsafe: bo
         batch = _non_overlapping(candidates)
         if not batch:
             break
-        baseline = _error_count(outcome.source)
+        baseline = error_count(outcome.source)
         fixed = apply_edits(outcome.source, [e for f in batch for e in f.fix.edits])  # type: ignore[union-attr]
-        if _error_count(fixed) > baseline:
-            batch, fixed = _apply_one_by_one(outcome.source, batch, baseline)
+        if error_count(fixed) > baseline:
+            batch, fixed = _apply_one_by_one(outcome.source, batch, baseline, error_count)
             if not batch:
                 break
         if fixed == outcome.source:
@@ -89,12 +97,14 @@ def fix_source(source: bytes, lint: Callable[[bytes], list[Finding]], unsafe: bo
     return outcome
 
 
-def _apply_one_by_one(source: bytes, batch: list[Finding], baseline: int) -> tuple[list[Finding], bytes]:
+def _apply_one_by_one(
+    source: bytes, batch: list[Finding], baseline: int, error_count: Callable[[bytes], int]
+) -> tuple[list[Finding], bytes]:
     kept: list[Finding] = []
     # Back to front, so earlier offsets stay valid as later edits land.
     for finding in sorted(batch, key=lambda f: f.fix.span, reverse=True):  # type: ignore[union-attr]
         attempt = apply_edits(source, list(finding.fix.edits))  # type: ignore[union-attr]
-        if _error_count(attempt) <= baseline:
+        if error_count(attempt) <= baseline:
             source = attempt
             kept.append(finding)
     return list(reversed(kept)), source

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import stat
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import BinaryIO
@@ -13,10 +15,12 @@ from pipelint import checker
 from pipelint.checker import ParseFailure
 from pipelint.config import Settings, format_size
 from pipelint.dialect import Dialect
-from pipelint.finding import Finding, RuleCrash
-from pipelint.fixer import fix_source
+from pipelint.finding import Edit, Finding, RuleCrash
+from pipelint.fixer import apply_edits, fix_source
 from pipelint.parse_guards import Note
 from pipelint.positions import LineIndex
+from pipelint.regions import Region
+from pipelint.suppression import Suppression
 
 
 class InputError(Exception):
@@ -106,8 +110,73 @@ def read_script(path: Path, max_size: int | None = None) -> Script:
 
 
 def lint(source: bytes, settings: Settings, path: Path | None, mountinfo: str | None = None) -> checker.CheckResult:
-    rules = [rule() for rule in settings.enabled_rules(path)]
-    return checker.check(source, rules, str(path) if path else None, settings, mountinfo)
+    """Lint a script and the scripts inside it (`sh -c '…'`), all in the script's bytes."""
+    rules = settings.enabled_rules(path)
+    name = str(path) if path else None
+    result = checker.check(source, [rule() for rule in rules], name, settings, mountinfo)
+    if not settings.embedded:
+        return result
+    _lint_regions(result, result.regions, result.suppressions, lambda region: checker.check(
+        region.text, [rule() for rule in rules], name, settings, mountinfo, region=region
+    ))
+    result.findings.sort(key=lambda finding: (finding.start, finding.code))
+    return result
+
+
+def _lint_regions(
+    host: checker.CheckResult,
+    found: list[Region],
+    suppressions: list[Suppression],
+    check: Callable[[Region], checker.CheckResult],
+    parent: Region | None = None,
+) -> None:
+    """Lint each region found in parent's text (or the script's) and add what it finds to host, mapped back."""
+    for region in found:
+        region = replace(region, depth=1) if parent is None else region.inside(parent)
+        inner = check(region)
+        host.error_count += inner.error_count
+        host.crashes.extend(inner.crashes)
+        if region.reports_parse_failures:
+            host.parse_failures.extend(ParseFailure(*region.outer_span(f.start, f.end)) for f in inner.parse_failures)
+        for finding in inner.findings:
+            mapped = map_finding(finding, region)
+            if not any(s.covers(mapped.code, mapped.start) for s in suppressions):
+                host.findings.append(mapped)
+        # Directives inside the inner script cover what is nested deeper too.
+        inner_suppressions = [
+            Suppression(s.codes, *region.outer_span(s.start, s.end)) for s in inner.suppressions
+        ]
+        _lint_regions(host, inner.regions, suppressions + inner_suppressions, check, region)
+
+
+def map_finding(finding: Finding, region: Region) -> Finding:
+    """A finding in a region's text, in the host's bytes.
+
+    Its fix goes along where every edit round-trips the host's quoting;
+    otherwise the finding keeps no fix and its message shows the rewrite.
+    """
+    start, end = region.outer_span(finding.start, finding.end)
+    fix = finding.fix
+    if fix is None:
+        return replace(finding, start=start, end=end)
+    edits = [region.outer_edit(edit) for edit in fix.edits]
+    if all(edit is not None for edit in edits):
+        return replace(finding, start=start, end=end, fix=replace(fix, edits=tuple(sorted(edits))))  # type: ignore[arg-type]
+    rewritten = _rewritten_lines(region.text, list(fix.edits))
+    message = f"{finding.message} (in {region.origin}: `{rewritten}`)"
+    advice = f"{fix.title}, by hand: the quoting around {region.origin} cannot take the edit as it is"
+    return replace(finding, start=start, end=end, fix=None, message=message, help=finding.help or advice)
+
+
+def _rewritten_lines(text: bytes, edits: list[Edit]) -> str:
+    """The lines of text the edits change, as they read after them (one line, `; ` between)."""
+    before = text.decode("utf-8", "replace").splitlines()
+    after = apply_edits(text, sorted(edits)).decode("utf-8", "replace").splitlines()
+    changed = []
+    for tag, _, _, low, high in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
+        if tag != "equal":
+            changed.extend(line.strip() for line in after[low:high])
+    return "; ".join(line for line in changed if line)
 
 
 def process(
@@ -131,7 +200,9 @@ def process(
         return latest[text]
 
     if fix:
-        outcome = fix_source(source, lambda text: lint_once(text).findings, settings.unsafe_fixes)
+        outcome = fix_source(
+            source, lambda text: lint_once(text).findings, settings.unsafe_fixes, lambda text: lint_once(text).error_count
+        )
         if outcome.changed:
             report.fixed = outcome.applied
             report.fixed_source = outcome.source

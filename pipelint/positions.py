@@ -5,11 +5,17 @@ JSON output count columns in characters; LSP clients count UTF-16 code units
 (or UTF-8 bytes, if negotiated).  Scripts may hold invalid UTF-8: such a byte
 decodes (surrogateescape) to one lone surrogate, so it counts as one character
 and one UTF-16 unit.
+
+What ends a line differs too: bash, and so the CLI's line numbers, know only
+"\n" (a "\r" before it belongs to the line, a lone "\r" is an ordinary
+character), while an LSP client ends a line at "\r\n", "\n" or a lone "\r".
+A `LineIndex` counts lines one way or the other (`LineBreaks`).
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -20,6 +26,13 @@ class Encoding(Enum):
     CHARACTERS = "characters"  # code points: the CLI and JSON outputs
     UTF16 = "utf-16"  # LSP default
     UTF8 = "utf-8"  # bytes: tree-sitter, LSP when negotiated
+
+
+class LineBreaks(Enum):
+    """What ends a line."""
+
+    NEWLINE = re.compile(rb"\n")  # bash, the CLI and its outputs
+    LSP = re.compile(rb"\r\n|\r|\n")  # the LSP specification ("Text Documents": EOL)
 
 
 @dataclass(frozen=True, order=True)
@@ -43,13 +56,10 @@ def _units(text: str, encoding: Encoding) -> int:
 class LineIndex:
     """Maps byte offsets of one source to line/column positions and back."""
 
-    def __init__(self, source: bytes):
+    def __init__(self, source: bytes, breaks: LineBreaks = LineBreaks.NEWLINE):
         self.source = source
-        self.line_starts = [0]
-        start = source.find(b"\n")
-        while start != -1:
-            self.line_starts.append(start + 1)
-            start = source.find(b"\n", start + 1)
+        self.breaks = breaks
+        self.line_starts = [0, *(match.end() for match in breaks.value.finditer(source))]
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.line_starts, offset) - 1
@@ -59,13 +69,21 @@ class LineIndex:
         end = self.line_starts[line + 1] if line + 1 < len(self.line_starts) else len(self.source)
         return self.source[start:end]
 
+    def line_end(self, line: int) -> int:
+        """The offset where the line's text ends, before its terminator."""
+        return self.line_starts[line] + len(self.line_bytes(line).rstrip(b"\r\n"))
+
     def line_text(self, line: int) -> str:
         """The line without its terminator, decoded losslessly."""
-        return self.line_bytes(line).rstrip(b"\r\n").decode("utf-8", "surrogateescape")
+        return self.source[self.line_starts[line] : self.line_end(line)].decode("utf-8", "surrogateescape")
 
     def position(self, offset: int, encoding: Encoding = Encoding.CHARACTERS) -> Position:
         offset = max(0, min(offset, len(self.source)))
         line = self.line_of(offset)
+        if self.breaks is LineBreaks.LSP:
+            # Between the "\r" and "\n" of one terminator: that is the line's end for
+            # a client, which would otherwise clamp a column past it the same way.
+            offset = min(offset, self.line_end(line))
         prefix = self.source[self.line_starts[line] : offset]
         if encoding is Encoding.UTF8:
             return Position(line, len(prefix))
@@ -75,9 +93,9 @@ class LineIndex:
         """The byte offset of a position; columns past the line end clamp to it."""
         if position.line >= len(self.line_starts):
             return len(self.source)
-        start = self.line_starts[max(position.line, 0)]
-        raw = self.line_bytes(max(position.line, 0))
-        content = raw.rstrip(b"\r\n")
+        line = max(position.line, 0)
+        start = self.line_starts[line]
+        content = self.source[start : self.line_end(line)]
         if encoding is Encoding.UTF8:
             return start + min(position.column, len(content))
         units = 0

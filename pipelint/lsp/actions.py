@@ -1,8 +1,8 @@
 """Code actions: a quick fix per fixable finding, "Disable PLxxx", and fix-all.
 
 Every edit is a byte edit from the engine (a rule's `Fix`, the directive
-edit, or `fixer.fix_source` through `linter.process(fix=True)` for fix-all),
-turned into LSP ranges by `ranges`.
+edit, or the text `documents.fix_document` returns for fix-all), turned into
+LSP ranges by `ranges`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from lsprotocol import types
 from pipelint.finding import Applicability, Edit, Finding
 from pipelint.lsp.diagnostics import finding_diagnostic
 from pipelint.lsp.directive import disable_edit
-from pipelint.lsp.documents import Snapshot
+from pipelint.lsp.documents import DocumentText, Snapshot
 from pipelint.lsp.ranges import to_offsets, to_range
 from pipelint.output.common import is_fixable
 from pipelint.positions import Encoding
@@ -31,20 +31,20 @@ def wanted(kind: str, only: Sequence[str] | None) -> bool:
     return any(kind == asked or kind.startswith(f"{asked}.") for asked in only)
 
 
-def text_edit(snapshot: Snapshot, edit: Edit, encoding: Encoding) -> types.TextEdit:
+def text_edit(document: DocumentText, edit: Edit, encoding: Encoding) -> types.TextEdit:
     return types.TextEdit(
-        range=to_range(snapshot.index, edit.start, edit.end, encoding),
+        range=to_range(document.index, edit.start, edit.end, encoding),
         new_text=edit.content.decode("utf-8", "surrogateescape"),
     )
 
 
-def workspace_edit(snapshot: Snapshot, edits: Sequence[Edit], encoding: Encoding, versioned: bool) -> types.WorkspaceEdit:
+def workspace_edit(document: DocumentText, edits: Sequence[Edit], encoding: Encoding, versioned: bool) -> types.WorkspaceEdit:
     """Edits tied to the document version when the client supports it, so stale ones are refused."""
-    changes = [text_edit(snapshot, edit, encoding) for edit in sorted(edits)]
+    changes = [text_edit(document, edit, encoding) for edit in sorted(edits)]
     if versioned:
-        document = types.OptionalVersionedTextDocumentIdentifier(uri=snapshot.uri, version=snapshot.version)
-        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=document, edits=changes)])
-    return types.WorkspaceEdit(changes={snapshot.uri: changes})
+        named = types.OptionalVersionedTextDocumentIdentifier(uri=document.uri, version=document.version)
+        return types.WorkspaceEdit(document_changes=[types.TextDocumentEdit(text_document=named, edits=changes)])
+    return types.WorkspaceEdit(changes={document.uri: changes})
 
 
 def overlapping(snapshot: Snapshot, range_: types.Range, encoding: Encoding) -> list[Finding]:
@@ -63,7 +63,7 @@ def fix_action(snapshot: Snapshot, finding: Finding, encoding: Encoding, version
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[finding_diagnostic(snapshot, finding, encoding)],
         is_preferred=not unsafe,
-        edit=workspace_edit(snapshot, fix.edits, encoding, versioned),
+        edit=workspace_edit(snapshot.document, fix.edits, encoding, versioned),
     )
 
 
@@ -76,7 +76,7 @@ def disable_action(snapshot: Snapshot, finding: Finding, encoding: Encoding, ver
         title=f"Disable {finding.code} for {scope}",
         kind=types.CodeActionKind.QuickFix,
         diagnostics=[finding_diagnostic(snapshot, finding, encoding)],
-        edit=workspace_edit(snapshot, [found.edit], encoding, versioned),
+        edit=workspace_edit(snapshot.document, [found.edit], encoding, versioned),
     )
 
 
@@ -86,10 +86,12 @@ def has_fixes(snapshot: Snapshot) -> bool:
 
 
 def changed_span(old: bytes, new: bytes) -> Edit:
-    """One edit turning old into new: the differing middle, cut at UTF-8 character boundaries.
+    """One edit turning old into new: the differing middle, cut at character boundaries.
 
     A single edit keeps the editor's cursor and folds where nothing changed,
-    unlike replacing the whole document.
+    unlike replacing the whole document.  Neither end falls inside a UTF-8
+    character or between the "\\r" and "\\n" of a line end: no LSP position
+    names such a place, so the client would cut elsewhere.
     """
     limit = min(len(old), len(new))
     prefix = 0
@@ -103,49 +105,39 @@ def changed_span(old: bytes, new: bytes) -> Edit:
         prefix -= 1
     while suffix > 0 and 0x80 <= old[len(old) - suffix] <= 0xBF:
         suffix -= 1
+    if 0 < prefix < len(old) and old[prefix - 1 : prefix + 1] == b"\r\n":
+        prefix -= 1
+    end = len(old) - suffix
+    if 0 < end < len(old) and old[end - 1 : end + 1] == b"\r\n":
+        suffix -= 1
     return Edit(prefix, len(old) - suffix, new[prefix : len(new) - suffix])
 
 
-def fix_all_action(snapshot: Snapshot, encoding: Encoding, versioned: bool, lazy: bool) -> types.CodeAction | None:
-    """All fixes `pipelint check --fix` would apply; lazy: the edit comes from codeAction/resolve."""
-    if snapshot.report is None or not has_fixes(snapshot):
+def quick_fixes(snapshot: Snapshot, range_: types.Range, encoding: Encoding, versioned: bool) -> list[types.CodeAction]:
+    """The fix and the "Disable" action of each finding the range touches."""
+    found = []
+    for finding in overlapping(snapshot, range_, encoding):
+        for action in (
+            fix_action(snapshot, finding, encoding, versioned),
+            disable_action(snapshot, finding, encoding, versioned),
+        ):
+            if action is not None:
+                found.append(action)
+    return found
+
+
+def unresolved_fix_all(document: DocumentText) -> types.CodeAction:
+    """Fix-all without its edit, which codeAction/resolve computes if the user picks it."""
+    return types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL, data={"uri": document.uri})
+
+
+def fix_all(document: DocumentText, fixed: bytes | None, encoding: Encoding, versioned: bool) -> types.CodeAction | None:
+    """Fix-all turning the document into `fixed`; None if that changes nothing."""
+    if fixed is None or fixed == document.source:
         return None
-    action = types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL, data={"uri": snapshot.uri})
-    if lazy:
-        return action
-    return resolve_fix_all(action, snapshot, encoding, versioned)
+    edit = workspace_edit(document, [changed_span(document.source, fixed)], encoding, versioned)
+    return types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL, data={"uri": document.uri}, edit=edit)
 
 
-def resolve_fix_all(action: types.CodeAction, snapshot: Snapshot, encoding: Encoding, versioned: bool) -> types.CodeAction:
-    fixed = snapshot.fixed_source()
-    edits = [] if fixed is None or fixed == snapshot.source else [changed_span(snapshot.source, fixed)]
-    action.edit = workspace_edit(snapshot, edits, encoding, versioned)
-    return action
-
-
-def code_actions(
-    snapshot: Snapshot,
-    params: types.CodeActionParams,
-    encoding: Encoding,
-    *,
-    versioned: bool,
-    resolvable: bool,
-) -> list[types.CodeAction]:
-    only = params.context.only
-    actions: list[types.CodeAction] = []
-    if wanted(types.CodeActionKind.QuickFix, only):
-        for finding in overlapping(snapshot, params.range, encoding):
-            for action in (
-                fix_action(snapshot, finding, encoding, versioned),
-                disable_action(snapshot, finding, encoding, versioned),
-            ):
-                if action is not None:
-                    actions.append(action)
-    if wanted(FIX_ALL, only):
-        # Asked for by kind (format-on-save, a command): compute now.  Offered
-        # alongside quick fixes on every cursor move: leave the work to resolve.
-        lazy = resolvable and not only
-        action = fix_all_action(snapshot, encoding, versioned, lazy)
-        if action is not None:
-            actions.append(action)
-    return actions
+def disabled_fix_all(reason: str) -> types.CodeAction:
+    return types.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL, disabled=types.CodeActionDisabled(reason=reason))

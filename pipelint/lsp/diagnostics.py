@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from pipelint.finding import Finding, Severity
-from pipelint.lsp.documents import Snapshot
+from pipelint.lsp.documents import DocumentText, Snapshot, too_large_message
 from pipelint.lsp.ranges import to_range
 from pipelint.output.common import rule_url
 from pipelint.positions import Encoding
@@ -48,12 +48,12 @@ def parse_failure_diagnostic(snapshot: Snapshot, encoding: Encoding) -> types.Di
     if not failures:
         return None
     first = failures[0]
-    line_end = snapshot.source.find(b"\n", first.start)
-    end = min(first.end, len(snapshot.source) if line_end == -1 else line_end)
+    index = snapshot.index
+    end = min(first.end, index.line_end(index.line_of(first.start)))
     more = len(failures) - 1
     extra = f" (and {more} more place{'s' if more != 1 else ''})" if more else ""
     return types.Diagnostic(
-        range=to_range(snapshot.index, first.start, max(end, first.start), encoding),
+        range=to_range(index, first.start, max(end, first.start), encoding),
         message=f"could not parse from here{extra}; the rest of the file was checked",
         severity=types.DiagnosticSeverity.Information,
         source=SOURCE,
@@ -66,3 +66,14 @@ def diagnostics(snapshot: Snapshot, encoding: Encoding) -> list[types.Diagnostic
     if note is not None:
         found.append(note)
     return found
+
+
+def too_large_diagnostic(document: DocumentText) -> types.Diagnostic:
+    """The one diagnostic of a document too large to lint as you type, on its first line."""
+    start = types.Position(line=0, character=0)
+    return types.Diagnostic(
+        range=types.Range(start=start, end=start),
+        message=too_large_message(document),
+        severity=types.DiagnosticSeverity.Information,
+        source=SOURCE,
+    )

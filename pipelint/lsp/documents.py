@@ -1,4 +1,4 @@
-"""One open document, linted: the text as bytes, its settings, and the report.
+"""One open document: its text, how to lint it in a worker, and the result (a Snapshot).
 
 The editor holds text (str); the engine works on bytes.  The text is encoded
 with "surrogateescape", so bytes that are not UTF-8 and that the client kept as
@@ -8,19 +8,27 @@ back through `LineIndex`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from pygls.uris import to_fs_path
 from tree_sitter import Tree
 
-from pipelint import parse_guards
+from pipelint import config, parse_guards
 from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
-from pipelint.dialect import LANGUAGE_IDS, Dialect, shebang_shell
+from pipelint.dialect import LANGUAGE_IDS, detect, shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
 from pipelint.linter import FileReport, process
-from pipelint.positions import LineIndex
+from pipelint.positions import LineBreaks, LineIndex
+
+MIB = 1024 * 1024
+# Documents bigger than this are not linted as you type.  A 5,000-line script
+# (128 KB) takes 0.35-0.6 s to lint on the 2-core VM of docs/editors.md, so
+# 1 MiB is 3-5 s per lint in the worker, the most worth repeating after each
+# pause in typing.  Not the CLI's max-file-size (8 MiB by default): that
+# bounds what `pipelint check` reads at all; 8 MiB would be 25-40 s a pause.
+LIVE_LINT_BYTES = 1 * MIB
 
 
 def to_bytes(text: str) -> bytes:
@@ -70,61 +78,151 @@ def settings_for(path: Path | None, folder: Path) -> SettingsLookup:
     returned for the editor to show.
     """
     target = path if path is not None else folder / "untitled"
+    # Read the config files afresh: a worker process does not see the editor's
+    # file events, and the lookup costs 0.1-0.3 ms (tests/benchmarks/bench_lsp.py).
+    config.load.cache_clear()
     try:
         return SettingsLookup(SettingsResolver().for_path(target))
     except ConfigError as error:
         return SettingsLookup(Settings(root=folder), f"{error}; using the default settings until it is fixed")
 
 
-@dataclass
-class Snapshot:
-    """A document at one version, with what the engine said about it."""
+@dataclass(eq=False)
+class DocumentText:
+    """One version of an open document, and the facts that cost a pass over it.
+
+    `index` and `tree` are computed on first use and kept for this version.
+    """
 
     uri: str
     version: int | None
-    source: bytes
-    path: Path | None
-    settings: Settings
-    report: FileReport | None  # None: not linted (not a shell script, or excluded)
-    config_error: str | None = None
-    text: str = ""  # as the editor sent it, to tell whether a later request sees the same text
-    _fixed: dict = field(default_factory=dict, repr=False)
+    text: str  # as the editor sent it
+    language_id: str | None = None
+
+    @cached_property
+    def source(self) -> bytes:
+        return to_bytes(self.text)
+
+    @cached_property
+    def path(self) -> Path | None:
+        return document_path(self.uri)
 
     @cached_property
     def index(self) -> LineIndex:
-        return LineIndex(self.source)
+        # The client's lines: a lone "\r" ends one too (bash disagrees; the CLI follows bash).
+        return LineIndex(self.source, LineBreaks.LSP)
 
     @cached_property
     def tree(self) -> Tree:
         """The parse the engine lints: tree-sitter-bash's misreads repaired (`parse_guards`)."""
-        dialect = self.report.dialect if self.report is not None else Dialect.BASH
+        # The dialect as the linter detects it (`linter.lint` names the file by its path).
+        dialect = detect(self.source, str(self.path) if self.path is not None else None)
         return parse_guards.guard(self.source, dialect).tree
+
+    def is_text_of(self, version: int | None, text: str) -> bool:
+        return self.version == version and self.text == text
+
+
+def too_large(document: DocumentText) -> bool:
+    return len(document.source) > LIVE_LINT_BYTES
+
+
+def too_large_message(document: DocumentText, what: str = "lint") -> str:
+    size = len(document.source) / MIB
+    return (
+        f"too large to {what} live: {size:.1f} MiB > {LIVE_LINT_BYTES / MIB:g} MiB; "
+        f"run pipelint check{' --fix' if what == 'fix' else ''} on the file"
+    )
+
+
+@dataclass(frozen=True)
+class LintJob:
+    """What a worker needs to lint a document: plain data, so it can cross to a process."""
+
+    uri: str
+    source: bytes
+    language_id: str | None
+    folder: Path
+
+    @classmethod
+    def of(cls, document: DocumentText, folder: Path) -> LintJob:
+        return cls(document.uri, document.source, document.language_id, folder)
+
+
+@dataclass
+class LintResult:
+    settings: Settings
+    report: FileReport | None  # None: not linted (not a shell script, or excluded)
+    config_error: str | None = None
+
+
+def _lintable(job: LintJob, settings: Settings) -> bool:
+    path = document_path(job.uri)
+    excluded = path is not None and settings.is_excluded(path)
+    return not excluded and is_shell_document(job.language_id, path, job.source)
+
+
+def lint_document(job: LintJob) -> LintResult:
+    """Lint one document's text with the settings of its folder (runs in the worker)."""
+    path = document_path(job.uri)
+    lookup = settings_for(path, job.folder)
+    report = None
+    if _lintable(job, lookup.settings):
+        report = process(job.source, job.uri, lookup.settings, path)
+    return LintResult(lookup.settings, report, lookup.error)
+
+
+def fix_document(job: LintJob) -> bytes | None:
+    """The text after every fix `pipelint check --fix` would apply; None if none applies (runs in the worker).
+
+    The same fixer, passes and safety as the CLI, with the settings of the document's folder.
+    """
+    path = document_path(job.uri)
+    settings = settings_for(path, job.folder).settings
+    if not _lintable(job, settings):
+        return None
+    return process(job.source, job.uri, settings, path, fix=True).fixed_source
+
+
+@dataclass(eq=False)
+class Snapshot:
+    """A document at one version, with what the engine said about it."""
+
+    document: DocumentText
+    settings: Settings
+    report: FileReport | None  # None: not linted (not a shell script, or excluded)
+    config_error: str | None = None
+
+    @classmethod
+    def of(cls, document: DocumentText, result: LintResult) -> Snapshot:
+        return cls(document, result.settings, result.report, result.config_error)
+
+    @property
+    def uri(self) -> str:
+        return self.document.uri
+
+    @property
+    def version(self) -> int | None:
+        return self.document.version
+
+    @property
+    def source(self) -> bytes:
+        return self.document.source
+
+    @property
+    def index(self) -> LineIndex:
+        return self.document.index
+
+    @property
+    def tree(self) -> Tree:
+        return self.document.tree
 
     @property
     def findings(self) -> list:
         return self.report.findings if self.report is not None else []
 
-    def fixed_source(self) -> bytes | None:
-        """The text after every fix `pipelint check --fix` would apply, or None if none applies.
-
-        Computed once per snapshot: the same fixer, passes and safety as the CLI.
-        """
-        if "source" not in self._fixed:
-            fixed = None
-            if self.report is not None:
-                result = process(self.source, self.uri, self.settings, self.path, fix=True)
-                fixed = result.fixed_source
-            self._fixed["source"] = fixed
-        return self._fixed["source"]
-
 
 def take_snapshot(uri: str, version: int | None, text: str, language_id: str | None, folder: Path) -> Snapshot:
-    """Lint one document's current text with the settings of its folder."""
-    source = to_bytes(text)
-    path = document_path(uri)
-    lookup = settings_for(path, folder)
-    report = None
-    excluded = path is not None and lookup.settings.is_excluded(path)
-    if not excluded and is_shell_document(language_id, path, source):
-        report = process(source, uri, lookup.settings, path)
-    return Snapshot(uri, version, source, path, lookup.settings, report, lookup.error, text)
+    """Lint one document's text here and now (tests and benchmarks; the server uses a worker)."""
+    document = DocumentText(uri, version, text, language_id)
+    return Snapshot.of(document, lint_document(LintJob.of(document, folder)))

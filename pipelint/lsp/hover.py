@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from lsprotocol import types
 
 from pipelint import registry, ruledocs
-from pipelint.lsp.documents import Snapshot
+from pipelint.lsp.documents import DocumentText
 from pipelint.lsp.ranges import to_offset, to_range
 from pipelint.positions import Encoding
 from pipelint.rule import Rule
@@ -59,8 +59,8 @@ def _markdown(token: str, shellcheck: bool, rules: list[type[Rule]]) -> str:
     return "\n---\n\n".join(documents)
 
 
-def _comment_at(snapshot: Snapshot, offset: int):
-    root = snapshot.tree.root_node
+def _comment_at(document: DocumentText, offset: int):
+    root = document.tree.root_node
     for at in (offset, offset - 1):  # the cursor may sit just after the last character
         if at < 0:
             continue
@@ -70,12 +70,12 @@ def _comment_at(snapshot: Snapshot, offset: int):
     return None
 
 
-def hover(snapshot: Snapshot, position: types.Position, encoding: Encoding, markdown: bool = True) -> types.Hover | None:
-    offset = to_offset(snapshot.index, position, encoding)
-    comment = _comment_at(snapshot, offset)
+def hover(document: DocumentText, position: types.Position, encoding: Encoding, markdown: bool = True) -> types.Hover | None:
+    offset = to_offset(document.index, position, encoding)
+    comment = _comment_at(document, offset)
     if comment is None:
         return None
-    text = snapshot.source[comment.start_byte : comment.end_byte]
+    text = document.source[comment.start_byte : comment.end_byte]
     if directive_codes(text) is None:
         return None
     for start, end, raw, shellcheck in _tokens(text):
@@ -87,6 +87,6 @@ def hover(snapshot: Snapshot, position: types.Position, encoding: Encoding, mark
             kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
             return types.Hover(
                 contents=types.MarkupContent(kind=kind, value=value),
-                range=to_range(snapshot.index, comment.start_byte + start, comment.start_byte + end, encoding),
+                range=to_range(document.index, comment.start_byte + start, comment.start_byte + end, encoding),
             )
     return None

@@ -1,64 +1,124 @@
 """The pygls server behind `pipelint lsp`: document events, requests, config reloads.
 
-Linting runs on open and save at once, and DEBOUNCE_SECONDS after the last
-change while typing.  A lint result (a `Snapshot`) is kept per document and
-version, so code actions and hovers between two edits reuse it.  Documents are
+Lints run in a worker (`worker.py`: a process by default), at once on open
+and save and DEBOUNCE_SECONDS after the last change while typing.  One lint
+per document runs at a time; changes meanwhile queue one more lint of the
+newest text.  A result is published only if the document still holds the
+text that was linted: stale results are dropped by version.
+
+No request waits for a lint:
+- hover needs only the current text's parse tree.  It is built on the loop,
+  right after a lint's diagnostics are sent or at the first request that
+  needs it: tree-sitter 0.26 holds the GIL while it parses, so a thread would
+  not free the loop, and the live limit keeps the parse short (~25 ms for
+  5,000 lines, tests/benchmarks/bench_lsp.py);
+- quick fixes and "disable" come from the snapshot of the current version.
+  While the newest text is not linted yet there is none, so none are offered:
+  the client's diagnostics are for an older text too, and clients ask again
+  when new diagnostics arrive;
+- fix-all asked for by kind (format on save) is computed for the current text
+  in the worker, beside any lint in progress; offered next to quick fixes, it
+  needs a current snapshot that has something to fix, and is resolved in the
+  worker.
+
+Documents over documents.LIVE_LINT_BYTES are not linted, nor parsed: one
+Information diagnostic says so, fix-all answers with a disabled action, and
+hovers and quick fixes have nothing to offer.  Documents are
 synced in full: the server never applies incremental edits itself, so its text
-is exactly the editor's, whatever line separators the text holds.
+is exactly the editor's, whatever line separators it holds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import sys
 import traceback
 from pathlib import Path
+from typing import BinaryIO
 from urllib.parse import unquote
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams, JsonRpcParseError
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol, lsp_method
 
 from pipelint import __version__, config
-from pipelint.lsp import actions, hover
-from pipelint.lsp.diagnostics import diagnostics
-from pipelint.lsp.documents import Snapshot, document_path, is_config_file, take_snapshot
-from pipelint.lsp.ranges import encoding_for, prefer_utf8
+from pipelint.lsp import framing, handlers
+from pipelint.lsp.diagnostics import diagnostics, too_large_diagnostic
+from pipelint.lsp.documents import (
+    DocumentText,
+    LintJob,
+    Snapshot,
+    document_path,
+    fix_document,
+    is_config_file,
+    lint_document,
+    too_large,
+)
+from pipelint.lsp.protocol import PipelintProtocol
+from pipelint.lsp.ranges import encoding_for
+from pipelint.lsp.worker import Worker, place_from_environment
 from pipelint.positions import Encoding
 
 # Long enough that a burst of keystrokes costs one lint (a 5,000-line script
-# takes 0.1-0.4 s, see docs/editors.md), short enough that diagnostics follow
+# takes 0.2-0.6 s, see docs/editors.md), short enough that diagnostics follow
 # a pause in typing.
 DEBOUNCE_SECONDS = 0.2
 
-CONFIG_GLOBS = tuple(f"**/{name}" for name in config.CONFIG_FILES)
-WATCHER_ID = "pipelint-config-files"
-
-
-class PipelintProtocol(LanguageServerProtocol):
-    @lsp_method(types.INITIALIZE)
-    def lsp_initialize(self, params: types.InitializeParams):
-        # Choose UTF-8 positions whenever the client offers them (see ranges.prefer_utf8).
-        return (yield from super().lsp_initialize(prefer_utf8(params)))
+logger = logging.getLogger(__name__)
 
 
 class PipelintServer(LanguageServer):
-    def __init__(self) -> None:
+    def __init__(self, lint_in: str | None = None) -> None:
         super().__init__(
             "pipelint",
             __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Full,
             protocol_cls=PipelintProtocol,
         )
-        self.snapshots: dict[str, Snapshot] = {}
-        self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.worker = Worker(lint_in or place_from_environment())
+        self.texts: dict[str, DocumentText] = {}  # the current version of each open document
+        self.snapshots: dict[str, Snapshot] = {}  # the latest lint result kept (current or not)
+        self.linting: dict[str, asyncio.Task] = {}  # at most one lint per document
+        self.relint: set[str] = set()  # changed while their lint ran
+        self.fixes: dict[str, tuple[DocumentText, asyncio.Future]] = {}  # fix-all, per text
+        self.pending: dict[str, asyncio.TimerHandle] = {}  # debounce timers
         self.shown_errors: set[str] = set()
+
+    # -- reading the client -------------------------------------------------
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Speak LSP on stdin/stdout, with framing.FrameReader in place of pygls's reader."""
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        reader = framing.FrameReader(framing.BlockingStream(stdin or sys.stdin.buffer, self.thread_pool))
+        try:
+            asyncio.run(self._serve(reader))
+        except BrokenPipeError:
+            logger.error("the client has gone: shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.worker.stop()
+            self.shutdown()
+
+    async def _serve(self, reader: framing.FrameReader) -> None:
+        self.worker.start()
+        while True:
+            try:
+                body = await reader.next_body()
+            except framing.BadFrame as error:
+                self.protocol.reply_error(None, framing_error(error))
+                continue
+            if body is None:
+                return
+            self.protocol.receive(body)
 
     # -- what the client negotiated ------------------------------------------
     @property
     def encoding(self) -> Encoding:
         return encoding_for(self.workspace.position_encoding)
 
-    def _client_supports(self, *path: str) -> bool:
+    def client_supports(self, *path: str) -> bool:
         node: object = self.client_capabilities
         for name in path:
             node = getattr(node, name, None)
@@ -68,7 +128,7 @@ class PipelintServer(LanguageServer):
 
     @property
     def versioned_edits(self) -> bool:
-        return self._client_supports("workspace", "workspace_edit", "document_changes")
+        return self.client_supports("workspace", "workspace_edit", "document_changes")
 
     @property
     def resolves_edits(self) -> bool:
@@ -78,14 +138,37 @@ class PipelintServer(LanguageServer):
         return resolve is not None and "edit" in resolve.properties
 
     @property
+    def shows_disabled_actions(self) -> bool:
+        return self.client_supports("text_document", "code_action", "disabled_support")
+
+    @property
     def markdown_hover(self) -> bool:
         text_document = self.client_capabilities.text_document
         formats = text_document.hover.content_format if text_document and text_document.hover else None
         return not formats or types.MarkupKind.Markdown in formats
 
     # -- documents ----------------------------------------------------------
-    def open_document(self, uri: str):
-        return self.workspace.text_documents.get(unquote(uri))
+    def current(self, uri: str) -> DocumentText | None:
+        """The open document's text now (None if the client has not opened it)."""
+        document = self.workspace.text_documents.get(unquote(uri))
+        if document is None:
+            return None
+        known = self.texts.get(uri)
+        if known is None or not known.is_text_of(document.version, document.source):
+            known = DocumentText(uri, document.version, document.source, document.language_id)
+            self.texts[uri] = known
+        return known
+
+    def requested(self, uri: str) -> DocumentText:
+        """The document a request names: InvalidParams if it is not open."""
+        document = self.current(uri)
+        if document is None:
+            raise JsonRpcInvalidParams(f"Invalid Params: {uri} is not an open document")
+        return document
+
+    def current_snapshot(self, document: DocumentText) -> Snapshot | None:
+        snapshot = self.snapshots.get(document.uri)
+        return snapshot if snapshot is not None and snapshot.document is document else None
 
     def folder_for(self, uri: str) -> Path:
         """The workspace folder holding the document (untitled buffers: the first folder)."""
@@ -100,19 +183,55 @@ class PipelintServer(LanguageServer):
         root = self.workspace.root_path
         return Path(root) if root else Path.cwd()
 
-    def snapshot(self, uri: str) -> Snapshot | None:
-        """The lint result for the document's current text, linting it if needed."""
-        document = self.open_document(uri)
+    def job(self, document: DocumentText) -> LintJob:
+        return LintJob.of(document, self.folder_for(document.uri))
+
+    # -- linting ------------------------------------------------------------
+    def request_lint(self, uri: str) -> None:
+        """Lint the document's current text in the worker; if a lint of it runs, once more after it."""
+        self.cancel(uri)
+        if uri in self.linting:
+            self.relint.add(uri)
+            return
+        document = self.current(uri)
         if document is None:
-            return None
-        text = document.source
-        cached = self.snapshots.get(uri)
-        if cached is not None and cached.version == document.version and cached.text == text:
-            return cached
-        snapshot = take_snapshot(uri, document.version, text, document.language_id, self.folder_for(uri))
-        self.snapshots[uri] = snapshot
+            return
+        if too_large(document):
+            self.snapshots.pop(uri, None)
+            self.publish(document, [too_large_diagnostic(document)])
+            return
+        self.linting[uri] = asyncio.ensure_future(self._lint(document))
+
+    async def _lint(self, document: DocumentText) -> None:
+        uri = document.uri
+        try:
+            result = await self.worker.run(lint_document, self.job(document))
+            if self.current(uri) is document:  # else stale: the text changed or closed meanwhile
+                self.accept(Snapshot.of(document, result))
+        except Exception as error:  # one bad document must not take the server down
+            self.report_internal_error(uri, error)
+        finally:
+            self.linting.pop(uri, None)
+            if uri in self.relint:
+                self.relint.discard(uri)
+                self.request_lint(uri)
+
+    def accept(self, snapshot: Snapshot) -> None:
+        self.snapshots[snapshot.uri] = snapshot
+        error = snapshot.config_error
+        if error and error not in self.shown_errors:
+            self.shown_errors.add(error)
+            self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"pipelint: {error}"))
         self.log_rule_crashes(snapshot)
-        return snapshot
+        self.publish(snapshot.document, diagnostics(snapshot, self.encoding))
+        # Editors ask for code actions as soon as diagnostics arrive (VS Code for
+        # its light bulb), and those need the tree: parse now, after the
+        # diagnostics have gone out, rather than when the request waits for it.
+        asyncio.get_running_loop().call_soon(self._parse_ahead, snapshot.document)
+
+    def _parse_ahead(self, document: DocumentText) -> None:
+        if self.current(document.uri) is document:
+            document.tree  # noqa: B018 - a cached_property, kept for this version
 
     def log_rule_crashes(self, snapshot: Snapshot) -> None:
         """A rule that raised: the other rules' diagnostics stand; the traceback goes to the log."""
@@ -120,29 +239,27 @@ class PipelintServer(LanguageServer):
             message = f"internal error in {crash.code} on {snapshot.uri} (please report): {crash.summary}\n{crash.traceback}"
             self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
 
-    def lint_and_publish(self, uri: str) -> None:
-        self.pending.pop(uri, None)
+    def publish(self, document: DocumentText, found: list[types.Diagnostic]) -> None:
+        params = types.PublishDiagnosticsParams(uri=document.uri, version=document.version, diagnostics=found)
+        self.text_document_publish_diagnostics(params)
+
+    async def fixed_source(self, document: DocumentText) -> bytes | None:
+        """What `pipelint check --fix` would make of the text, computed once per text in the worker."""
+        known = self.fixes.get(document.uri)
+        if known is None or known[0] is not document:
+            known = (document, asyncio.ensure_future(self.worker.run(fix_document, self.job(document))))
+            self.fixes[document.uri] = known
         try:
-            snapshot = self.snapshot(uri)
-            if snapshot is None:
-                return
-            found = diagnostics(snapshot, self.encoding)
-        except Exception as error:  # one bad document must not take the server down
-            self.report_internal_error(uri, error)
-            return
-        if snapshot.config_error and snapshot.config_error not in self.shown_errors:
-            self.shown_errors.add(snapshot.config_error)
-            self.window_show_message(
-                types.ShowMessageParams(type=types.MessageType.Error, message=f"pipelint: {snapshot.config_error}")
-            )
-        self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, version=snapshot.version, diagnostics=found)
-        )
+            return await asyncio.shield(known[1])
+        except Exception:
+            if self.fixes.get(document.uri) is known:
+                del self.fixes[document.uri]  # the next request tries again
+            raise
 
     def schedule(self, uri: str) -> None:
         self.cancel(uri)
         loop = asyncio.get_running_loop()
-        self.pending[uri] = loop.call_later(DEBOUNCE_SECONDS, self.lint_and_publish, uri)
+        self.pending[uri] = loop.call_later(DEBOUNCE_SECONDS, self.request_lint, uri)
 
     def cancel(self, uri: str) -> None:
         handle = self.pending.pop(uri, None)
@@ -151,18 +268,20 @@ class PipelintServer(LanguageServer):
 
     def forget(self, uri: str) -> None:
         self.cancel(uri)
-        self.snapshots.pop(uri, None)
+        for table in (self.snapshots, self.texts, self.fixes):
+            table.pop(uri, None)
+        self.relint.discard(uri)
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     def reload_config(self) -> None:
-        """A config file changed: read config files afresh and lint every open document again."""
+        """A config file changed: lint every open document again (workers read config files afresh)."""
         config.load.cache_clear()
         self.shown_errors.clear()
         self.snapshots.clear()
+        self.fixes.clear()
         for document in list(self.workspace.text_documents.values()):
             if not is_config_file(document_path(document.uri)):
-                self.cancel(document.uri)
-                self.lint_and_publish(document.uri)
+                self.request_lint(document.uri)
 
     def report_internal_error(self, uri: str, error: Exception) -> None:
         detail = "".join(traceback.format_exception(error))
@@ -173,77 +292,21 @@ class PipelintServer(LanguageServer):
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
 
 
-def create_server() -> PipelintServer:
-    server = PipelintServer()
+def framing_error(error: framing.BadFrame) -> JsonRpcParseError:
+    return JsonRpcParseError(f"Parse Error: {error}; skipped to the next message")
 
-    @server.feature(types.INITIALIZED)
-    def initialized(ls: PipelintServer, params: types.InitializedParams) -> None:
-        if not ls._client_supports("workspace", "did_change_watched_files", "dynamic_registration"):
-            return  # the client may still send didChangeWatchedFiles, and didSave always works
-        watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in CONFIG_GLOBS]
-        registration = types.Registration(
-            id=WATCHER_ID,
-            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
-            register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
-        )
-        ls.client_register_capability(types.RegistrationParams(registrations=[registration]))
 
-    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
-    def did_open(ls: PipelintServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.lint_and_publish(params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
-    def did_change(ls: PipelintServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
-    def did_save(ls: PipelintServer, params: types.DidSaveTextDocumentParams) -> None:
-        uri = params.text_document.uri
-        if is_config_file(document_path(uri)):
-            ls.reload_config()
-        else:
-            ls.cancel(uri)
-            ls.lint_and_publish(uri)
-
-    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
-    def did_close(ls: PipelintServer, params: types.DidCloseTextDocumentParams) -> None:
-        ls.forget(params.text_document.uri)
-
-    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
-    def did_change_watched_files(ls: PipelintServer, params: types.DidChangeWatchedFilesParams) -> None:
-        if any(is_config_file(document_path(change.uri)) for change in params.changes):
-            ls.reload_config()
-
-    @server.feature(
-        types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=list(actions.KINDS), resolve_provider=True),
-    )
-    def code_action(ls: PipelintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
-        snapshot = ls.snapshot(params.text_document.uri)
-        if snapshot is None or snapshot.report is None:
-            return None
-        return actions.code_actions(
-            snapshot, params, ls.encoding, versioned=ls.versioned_edits, resolvable=ls.resolves_edits
-        ) or None
-
-    @server.feature(types.CODE_ACTION_RESOLVE)
-    def code_action_resolve(ls: PipelintServer, action: types.CodeAction) -> types.CodeAction:
-        uri = action.data.get("uri") if isinstance(action.data, dict) else None
-        snapshot = ls.snapshot(uri) if uri else None
-        if action.kind != actions.FIX_ALL or snapshot is None or snapshot.report is None:
-            return action
-        return actions.resolve_fix_all(action, snapshot, ls.encoding, ls.versioned_edits)
-
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def on_hover(ls: PipelintServer, params: types.HoverParams) -> types.Hover | None:
-        snapshot = ls.snapshot(params.text_document.uri)
-        if snapshot is None or snapshot.report is None:
-            return None
-        return hover.hover(snapshot, params.position, ls.encoding, ls.markdown_hover)
-
+def create_server(lint_in: str | None = None) -> PipelintServer:
+    server = PipelintServer(lint_in)
+    handlers.register(server)
     return server
 
 
 def serve() -> None:
     """Speak LSP on stdin/stdout until the client says exit."""
-    create_server().start_io()
+    try:
+        server = create_server()
+    except ValueError as error:  # a bad PIPELINT_LSP_LINT_IN
+        print(f"pipelint: error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+    server.start_io()

@@ -1,24 +1,40 @@
-"""How long a 5,000-line script takes from didOpen to diagnostics, and where the time goes.
+"""The language server on a 5,000-line script: where a lint's time goes, and what it costs requests.
 
-    python tests/benchmarks/bench_lsp.py [--lines 5000] [--runs 15] [--select PL001,PL003]
+    python tests/benchmarks/bench_lsp.py [--lines 5000] [--runs 15] [--places process,thread,loop]
+                                         [--select PL001,PL003] [--profile]
 
-Prints medians (and the fastest run) of:
-  engine      linter.process: parse, walk, rules (what `pipelint check` does per file)
-  snapshot    the server's lint step: settings lookup + engine
-  diagnostics findings → lsprotocol Diagnostics (LineIndex conversions)
-  wire        pygls unstructure + json.dumps of the notification
-  end to end  didOpen sent → publishDiagnostics received by a real client over
-              stdio (the client's own decoding included), fresh URI each run
---select writes a .pipelint.toml with those rules into the scratch folder, to
-see what a subset of rules costs.  Run on an idle machine: the load average
-is printed first.
+Part 1, in this process (medians, and the fastest run):
+  parse        tree-sitter alone (syntax.parse)
+  engine       linter.process: parse + the rules' walk (what `pipelint check` does per file)
+  rule walk    engine - parse
+  settings     the worker's settings lookup, config files read afresh
+  pickle       a LintResult there and back: what the process worker adds
+  diagnostics  findings → lsprotocol Diagnostics (LineIndex, LSP line ends)
+  wire         pygls unstructure + json.dumps of the notification
+
+Part 2, one real server per place the lint can run (PIPELINT_LSP_LINT_IN),
+driven over stdio by a pytest-lsp client, side by side in one run:
+  didChange → diagnostics   a new version sent → its publishDiagnostics received,
+                            the DEBOUNCE_SECONDS wait included (and shown without it)
+  hover after diagnostics   a hover on a directive just after a lint's diagnostics
+                            arrive (the server parses that text meanwhile)
+  hover during lint         hovers sent one after another while the lint of a
+                            saved version runs (didSave lints at once); "loop" is
+                            the server before the worker: a hover waits for the lint
+
+--select writes a .pipelint.toml with those rules into the scratch folder;
+--profile prints the engine's 15 most expensive functions (cProfile).
+Run on an idle machine: the load average is printed first.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
+import pickle
+import pstats
 import statistics
 import sys
 import tempfile
@@ -29,84 +45,132 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lsp"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from large_script import large_script  # noqa: E402
-from lsp_client import SERVER, SERVER_ENV, file_uri, initialize_params, make_client, open_document, published  # noqa: E402
+from lsp_client import change_document, file_uri, lsp_server, open_document, published  # noqa: E402
 from lsprotocol import types  # noqa: E402
 from pygls.protocol import default_converter  # noqa: E402
 
-from pipelint.config import SettingsResolver  # noqa: E402
+from pipelint import syntax  # noqa: E402
 from pipelint.linter import process  # noqa: E402
 from pipelint.lsp.diagnostics import diagnostics  # noqa: E402
-from pipelint.lsp.documents import take_snapshot  # noqa: E402
+from pipelint.lsp.documents import DocumentText, LintJob, Snapshot, lint_document, settings_for  # noqa: E402
+from pipelint.lsp.server import DEBOUNCE_SECONDS  # noqa: E402
+from pipelint.lsp.worker import LINT_IN_VARIABLE, PLACES  # noqa: E402
 from pipelint.positions import Encoding  # noqa: E402
 
+DIRECTIVE = "# pipelint: disable=PL003"
 
-def timed(function, runs: int) -> tuple[float, float, object]:
-    samples = []
-    result = None
+
+def timed(function, runs: int) -> tuple[list[float], object]:
+    samples, result = [], None
     for _ in range(runs):
         start = time.perf_counter()
         result = function()
         samples.append(time.perf_counter() - start)
-    return statistics.median(samples) * 1000, min(samples) * 1000, result
+    return samples, result
 
 
-def in_process(text: str, folder: Path, runs: int) -> None:
+def row(label: str, samples: list[float], note: str = "") -> None:
+    median, best = statistics.median(samples) * 1000, min(samples) * 1000
+    print(f"  {label:<26} median {median:8.1f} ms   fastest {best:8.1f} ms   {note}")
+
+
+def in_process(text: str, folder: Path, runs: int, profile: bool) -> None:
     path = folder / "big.sh"
     source = text.encode()
-    settings = SettingsResolver().for_path(path)
+    settings = settings_for(path, folder).settings
     process(source, "big.sh", settings, path)  # warm: queries compiled, caches filled
-    rows = []
-    rows.append(("engine", *timed(lambda: process(source, "big.sh", settings, path), runs)[:2]))
-    uri = file_uri(path)
-    median, best, snapshot = timed(lambda: take_snapshot(uri, 1, text, "shellscript", folder), runs)
-    rows.append(("snapshot", median, best))
-    median, best, found = timed(lambda: diagnostics(snapshot, Encoding.UTF16), runs)
-    rows.append(("diagnostics", median, best))
+    parse, _ = timed(lambda: syntax.parse(source), runs)
+    engine, _ = timed(lambda: process(source, "big.sh", settings, path), runs)
+    lookup, _ = timed(lambda: settings_for(path, folder), runs)
+    document = DocumentText(file_uri(path), 1, text, "shellscript")
+    result = lint_document(LintJob.of(document, folder))
+    round_trip, _ = timed(lambda: pickle.loads(pickle.dumps(result, pickle.HIGHEST_PROTOCOL)), runs)
+    snapshot = Snapshot.of(document, result)
+    converted, found = timed(lambda: diagnostics(Snapshot.of(DocumentText(document.uri, 1, text), result), Encoding.UTF16), runs)
     converter = default_converter()
     message = types.PublishDiagnosticsNotification(
-        params=types.PublishDiagnosticsParams(uri=uri, version=1, diagnostics=found)
+        params=types.PublishDiagnosticsParams(uri=document.uri, version=1, diagnostics=found)
     )
-    rows.append(("wire", *timed(lambda: json.dumps(converter.unstructure(message)), runs)[:2]))
-    print(f"{len(snapshot.findings)} findings")
-    for label, median, best in rows:
-        print(f"{label:<12} median {median:7.1f} ms   fastest {best:7.1f} ms")
+    wire, _ = timed(lambda: json.dumps(converter.unstructure(message)), runs)
+    walk = [e - statistics.median(parse) for e in engine]
+    print(f"in process: {len(snapshot.findings)} findings")
+    row("parse", parse)
+    row("engine", engine)
+    row("rule walk", walk, "(engine - median parse)")
+    row("settings", lookup)
+    row("pickle (process worker)", round_trip, f"{len(pickle.dumps(result, pickle.HIGHEST_PROTOCOL)) // 1024} KiB")
+    row("diagnostics", converted)
+    row("wire", wire)
+    if profile:
+        profiler = cProfile.Profile()
+        profiler.runcall(process, source, "big.sh", settings, path)
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(15)
 
 
-async def end_to_end(text: str, folder: Path, runs: int) -> None:
-    client = make_client()
-    await client.start_io(*SERVER, env=SERVER_ENV)
-    await client.initialize_session(initialize_params(folder, types.ClientCapabilities()))
-    samples = []
-    for run in range(runs + 1):
-        uri = file_uri(folder / f"big{run}.sh")
-        sent = time.perf_counter()
+def hover_params(uri: str, line: int) -> types.HoverParams:
+    return types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line, len(DIRECTIVE) - 3))
+
+
+async def timed_hover(client, uri: str, line: int) -> float:
+    sent = time.perf_counter()
+    answer = await client.text_document_hover_async(hover_params(uri, line))
+    assert answer is not None, "the hover should find the directive"
+    return time.perf_counter() - sent
+
+
+async def one_place(place: str, text: str, folder: Path, runs: int) -> None:
+    text = text + DIRECTIVE + "\n"
+    directive_line = text.count("\n") - 1
+    async with lsp_server(folder, env={LINT_IN_VARIABLE: place}) as client:
+        uri = file_uri(folder / f"bench-{place}.sh")
         open_document(client, uri, text)
-        arrived = await published(client, uri, version=1, timeout=60)
-        if run:  # the first open pays for warming up the server
-            samples.append(arrived.at - sent)
-        client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
-    await client.shutdown_session()
-    await client.stop()
-    print(
-        f"{'end to end':<12} median {statistics.median(samples) * 1000:7.1f} ms   fastest {min(samples) * 1000:7.1f} ms"
-    )
+        await published(client, uri, version=1, timeout=120)  # warm: the workers import the engine
+        changes, idle, busy = [], [], []
+        for run in range(runs):
+            version = 2 * run + 2
+            sent = time.perf_counter()
+            change_document(client, uri, text + "#" * run, version)
+            changes.append((await published(client, uri, version=version, timeout=120)).at - sent)
+            idle.append(await timed_hover(client, uri, directive_line))
+            busy.extend(await hovers_during_a_lint(client, uri, text + "#" * run + " ", version + 1, directive_line))
+    print(f"{place}:")
+    row("didChange → diagnostics", changes, f"(of which {DEBOUNCE_SECONDS * 1000:.0f} ms debounce)")
+    row("  without the debounce", [c - DEBOUNCE_SECONDS for c in changes])
+    row("hover after diagnostics", idle)
+    ranked = sorted(busy)
+    p90, worst = ranked[int(len(ranked) * 0.9)] * 1000, ranked[-1] * 1000
+    row("hover during lint", busy, f"p90 {p90:.0f} ms, max {worst:.0f} ms over {len(busy)} hovers")
+
+
+async def hovers_during_a_lint(client, uri: str, text: str, version: int, line: int) -> list[float]:
+    mark = len(client.published)
+    change_document(client, uri, text, version)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    samples = [await timed_hover(client, uri, line)]
+    while not any(p.params.uri == uri and p.params.version == version for p in client.published[mark:]):
+        samples.append(await timed_hover(client, uri, line))
+    return samples
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--lines", type=int, default=5000)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--places", default=",".join(PLACES), help=f"comma-separated, of {', '.join(PLACES)}")
     parser.add_argument("--select", default=None, help="comma-separated rule codes (default: the default rules)")
+    parser.add_argument("--profile", action="store_true")
     options = parser.parse_args()
     print("load average:", Path("/proc/loadavg").read_text().split()[:3])
     text = large_script(options.lines)
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
         if options.select:
             codes = [code.strip() for code in options.select.split(",") if code.strip()]
-            (Path(folder) / ".pipelint.toml").write_text(f"select = {codes!r}\n".replace("'", '"'))
+            (folder / ".pipelint.toml").write_text(f"select = {json.dumps(codes)}\n")
         print(f"{options.lines} lines, {len(text.encode())} bytes")
-        in_process(text, Path(folder), options.runs)
-        asyncio.run(end_to_end(text, Path(folder), options.runs))
+        in_process(text, folder, options.runs, options.profile)
+        for place in options.places.split(","):
+            asyncio.run(one_place(place.strip(), text, folder, options.runs))
 
 
 if __name__ == "__main__":

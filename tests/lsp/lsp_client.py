@@ -8,7 +8,11 @@ wrong range cannot be hidden by converting it back the same wrong way.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
+import json
 import os
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -16,8 +20,9 @@ from pathlib import Path
 
 from lsprotocol import types
 from pygls.uris import from_fs_path
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from pygls.exceptions import JsonRpcException
 from pygls.protocol import default_converter
 
 SERVER = [sys.executable, "-m", "pipelint", "lsp"]
@@ -106,11 +111,12 @@ async def diagnostics(client: LanguageClient, uri: str, version: int | None = No
 # -- applying what the server sends, independently of pipelint's LineIndex -------
 
 def _offset(text: str, position: types.Position, encoding: str) -> int:
-    """A str index for an LSP position; lines end at "\\n" (the scripts here use nothing else)."""
-    lines = text.split("\n")
-    index = sum(len(line) + 1 for line in lines[: position.line])
+    """A str index for an LSP position; lines end at "\\r\\n", "\\n" or a lone "\\r", as LSP says."""
+    pieces = re.split(r"(\r\n|\r|\n)", text)  # line, terminator, line, …, line
+    lines, ends = pieces[0::2], pieces[1::2] + [""]
     if position.line >= len(lines):
         return len(text)
+    index = sum(len(line) + len(end) for line, end in zip(lines[: position.line], ends))
     units = 0
     for count, char in enumerate(lines[position.line]):
         if units >= position.character:
@@ -146,3 +152,58 @@ async def code_actions(client: LanguageClient, uri: str, range_: types.Range, on
         )
     )
     return list(result or [])
+
+
+# -- talking to the server below the typed API ----------------------------------
+
+def frame(body: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def send_raw(client: LanguageClient, data: bytes) -> None:
+    """Bytes straight onto the server's stdin: frames the typed client would never write."""
+    client.protocol.writer.write(data)
+
+
+def expect_response(client: LanguageClient, request_id: int | str | None) -> asyncio.Future:
+    """A future for the response with this id (None: an error the server could not tie to a request).
+
+    pygls's client resolves futures it keeps by id; registering one here (its
+    `_request_futures`) lets a test await the answer to a request it wrote raw.
+    """
+    future: concurrent.futures.Future = concurrent.futures.Future()
+    client.protocol._request_futures[request_id] = future
+    return asyncio.wrap_future(future)
+
+
+async def refusal(answer: asyncio.Future, timeout: float = 30) -> JsonRpcException:
+    """The JSON-RPC error a response carries; fails if it is a result or does not come."""
+    try:
+        result = await asyncio.wait_for(answer, timeout)
+    except JsonRpcException as error:
+        return error
+    raise AssertionError(f"expected an error response, got {result!r}")
+
+
+async def raw_request(client: LanguageClient, method: str, params: object, request_id: int | str) -> asyncio.Future:
+    """Send a request as raw JSON (params the typed client would refuse to build); its answer's future."""
+    answer = expect_response(client, request_id)
+    body = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}).encode()
+    send_raw(client, frame(body))
+    return answer
+
+
+@contextlib.asynccontextmanager
+async def lsp_server(workspace: Path, env: dict[str, str] | None = None, capabilities: types.ClientCapabilities | None = None):
+    """A server of its own, started with extra environment variables, initialized, shut down after."""
+    client = make_client()
+    await client.start_io(*SERVER, env={**SERVER_ENV, **(env or {})})
+    try:
+        await client.initialize_session(initialize_params(workspace, capabilities or client_capabilities("visual-studio-code")))
+        yield client
+    finally:
+        try:  # also after a failed test, or stop() would wait for a server never told to exit
+            await asyncio.wait_for(client.shutdown_session(), 30)
+        except Exception:
+            client._server.kill()  # pygls keeps the subprocess here
+        await client.stop()

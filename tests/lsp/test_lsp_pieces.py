@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import subprocess
 import sys
@@ -43,9 +44,9 @@ def test_parse_failure_note_stays_on_its_line(tmp_path):
     assert note.range.start.line == note.range.end.line
 
 
-def test_changed_span_is_one_edit_that_never_splits_a_character():
+def test_changed_span_is_one_edit_that_never_splits_a_character_or_a_crlf():
     random.seed(5)
-    alphabet = ["a", "é", "ê", "😀", "\n", "|", " "]
+    alphabet = ["a", "é", "ê", "😀", "\n", "\r", "\r\n", "|", " "]
     for _ in range(5000):
         old = "".join(random.choices(alphabet, k=random.randint(0, 10))).encode()
         new = "".join(random.choices(alphabet, k=random.randint(0, 10))).encode()
@@ -54,6 +55,8 @@ def test_changed_span_is_one_edit_that_never_splits_a_character():
         old[: edit.start].decode()  # raises if the edit starts inside a character
         old[edit.end :].decode()
         edit.content.decode()
+        for cut in (edit.start, edit.end):
+            assert old[cut - 1 : cut + 1] != b"\r\n" or cut == 0, (old, new, edit)
 
 
 def test_changed_span_keeps_the_unchanged_ends():
@@ -117,13 +120,21 @@ def test_check_does_not_import_the_language_server(tmp_path):
     assert done.stdout.strip().splitlines()[-1] == "False False"
 
 
-def server_with_one_document(monkeypatch, uri: str):
-    """A server holding one open script, its messages, logs and diagnostics recorded in lists."""
+async def settled(server) -> None:
+    while server.linting:
+        await asyncio.gather(*list(server.linting.values()))
+
+
+def server_with_one_document(monkeypatch, uri: str, place: str = "loop"):
+    """A server holding one open script, its messages, logs and diagnostics recorded in lists.
+
+    It lints in this process ("loop" or "thread"), so a test can patch the engine.
+    """
     from pygls.workspace import Workspace
 
     from pipelint.lsp import server as server_module
 
-    server = server_module.PipelintServer()
+    server = server_module.PipelintServer(place)
     server.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Full)
     server.workspace.put_text_document(
         types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text="cat access.log | grep 500\n")
@@ -135,28 +146,49 @@ def server_with_one_document(monkeypatch, uri: str):
     return server, shown, logged, published
 
 
-def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypatch):
+@pytest.mark.asyncio
+@pytest.mark.parametrize("place", ["loop", "thread"])
+async def test_an_engine_crash_is_reported_once_and_the_server_keeps_serving(monkeypatch, place):
     from pipelint.lsp import server as server_module
 
     uri = "untitled:crash"
-    server, shown, logged, published = server_with_one_document(monkeypatch, uri)
+    server, shown, logged, published = server_with_one_document(monkeypatch, uri, place)
 
     def crash(*args, **kwargs):
         raise RuntimeError("boom")
 
     with monkeypatch.context() as patch:
-        patch.setattr(server_module, "take_snapshot", crash)
-        server.lint_and_publish(uri)
-        server.lint_and_publish(uri)
+        patch.setattr(server_module, "lint_document", crash)
+        for _ in range(2):
+            server.request_lint(uri)
+            await settled(server)
     assert len(shown) == 1 and "internal error" in shown[0].message and "boom" in shown[0].message
     assert len(logged) == 2 and "Traceback" in logged[0].message
     assert published == []
 
-    server.lint_and_publish(uri)  # the engine works again: diagnostics flow
+    server.request_lint(uri)  # the engine works again: diagnostics flow
+    await settled(server)
     assert [d.code for d in published[0].diagnostics] == ["PL001"]
+    server.worker.stop()
 
 
-def test_a_rule_that_raises_is_logged_and_the_other_rules_still_publish(monkeypatch):
+@pytest.mark.asyncio
+async def test_a_failed_fix_all_is_not_kept(monkeypatch):
+    from pipelint.lsp import server as server_module
+
+    uri = "untitled:fix"
+    server, *_ = server_with_one_document(monkeypatch, uri)
+    document = server.current(uri)
+    with monkeypatch.context() as patch:
+        patch.setattr(server_module, "fix_document", lambda job: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            await server.fixed_source(document)
+    assert await server.fixed_source(document) == b"grep 500 < access.log\n"
+    server.worker.stop()
+
+
+@pytest.mark.asyncio
+async def test_a_rule_that_raises_is_logged_and_the_other_rules_still_publish(monkeypatch):
     from pipelint.config import Settings
     from pipelint.rule import Rule
 
@@ -172,9 +204,11 @@ def test_a_rule_that_raises_is_logged_and_the_other_rules_still_publish(monkeypa
     monkeypatch.setattr(Settings, "enabled_rules", lambda self, path=None: [Raises, *default_rules(self, path)])
     uri = "untitled:rule-crash"
     server, shown, logged, published = server_with_one_document(monkeypatch, uri)
-    server.lint_and_publish(uri)
+    server.request_lint(uri)
+    await settled(server)
     assert [d.code for d in published[0].diagnostics] == ["PL001"]
     (log,) = logged
     assert log.message.startswith(f"internal error in PL997 on {uri} (please report): ValueError: boom")
     assert "Traceback" in log.message
     assert shown == []
+    server.worker.stop()

@@ -1,0 +1,148 @@
+"""What the server does for each LSP message it handles; `register` wires them up.
+
+Notifications keep the server's state (`server.py`); requests answer from it
+and never wait for a lint (see server.py for what each one uses).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
+
+from pipelint import config
+from pipelint.lsp import actions, hover
+from pipelint.lsp.documents import (
+    DocumentText,
+    document_path,
+    is_config_file,
+    is_shell_document,
+    too_large,
+    too_large_message,
+)
+
+if TYPE_CHECKING:
+    from pipelint.lsp.server import PipelintServer
+
+CONFIG_GLOBS = tuple(f"**/{name}" for name in config.CONFIG_FILES)
+WATCHER_ID = "pipelint-config-files"
+
+
+# -- notifications ------------------------------------------------------------
+
+def initialized(ls: PipelintServer, params: types.InitializedParams) -> None:
+    if not ls.client_supports("workspace", "did_change_watched_files", "dynamic_registration"):
+        return  # the client may still send didChangeWatchedFiles, and didSave always works
+    watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in CONFIG_GLOBS]
+    registration = types.Registration(
+        id=WATCHER_ID,
+        method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+        register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+    )
+    ls.client_register_capability(types.RegistrationParams(registrations=[registration]))
+
+
+def did_open(ls: PipelintServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.request_lint(params.text_document.uri)
+
+
+def did_change(ls: PipelintServer, params: types.DidChangeTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri)
+
+
+def did_save(ls: PipelintServer, params: types.DidSaveTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    if is_config_file(document_path(uri)):
+        ls.reload_config()
+    else:
+        ls.request_lint(uri)
+
+
+def did_close(ls: PipelintServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.forget(params.text_document.uri)
+
+
+def did_change_watched_files(ls: PipelintServer, params: types.DidChangeWatchedFilesParams) -> None:
+    if any(is_config_file(document_path(change.uri)) for change in params.changes):
+        ls.reload_config()
+
+
+# -- requests -----------------------------------------------------------------
+
+async def code_action(ls: PipelintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
+    document = ls.requested(params.text_document.uri)
+    snapshot = ls.current_snapshot(document)
+    only = params.context.only
+    found: list[types.CodeAction] = []
+    if snapshot is not None and actions.wanted(types.CodeActionKind.QuickFix, only):
+        found += actions.quick_fixes(snapshot, params.range, ls.encoding, ls.versioned_edits)
+    if actions.wanted(actions.FIX_ALL, only):
+        fix_all = await _fix_all(ls, document, asked_by_kind=bool(only))
+        if fix_all is not None:
+            found.append(fix_all)
+    return found or None
+
+
+async def _fix_all(ls: PipelintServer, document: DocumentText, asked_by_kind: bool) -> types.CodeAction | None:
+    """Asked for by kind (format on save, a command): computed now, for the current text.
+
+    Offered alongside quick fixes on every cursor move: only when the current
+    snapshot has something to fix, and left to codeAction/resolve when the
+    client can resolve.
+    """
+    if too_large(document):
+        return _too_large_to_fix(ls, document) if asked_by_kind else None
+    snapshot = ls.current_snapshot(document)
+    if snapshot is not None and not actions.has_fixes(snapshot):
+        return None
+    if not asked_by_kind:
+        if snapshot is None:
+            return None  # nothing says yet that there is anything to fix
+        if ls.resolves_edits:
+            return actions.unresolved_fix_all(document)
+    return actions.fix_all(document, await ls.fixed_source(document), ls.encoding, ls.versioned_edits)
+
+
+def _too_large_to_fix(ls: PipelintServer, document: DocumentText) -> types.CodeAction | None:
+    message = too_large_message(document, "fix")
+    if ls.shows_disabled_actions:
+        return actions.disabled_fix_all(message)
+    ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=f"pipelint: {message}"))
+    return None
+
+
+async def code_action_resolve(ls: PipelintServer, action: types.CodeAction) -> types.CodeAction:
+    uri = action.data.get("uri") if isinstance(action.data, dict) else None
+    if action.kind != actions.FIX_ALL or not isinstance(uri, str):
+        raise JsonRpcInvalidParams("Invalid Params: not a pipelint fix-all action")
+    document = ls.requested(uri)
+    if too_large(document):
+        raise JsonRpcInvalidParams(f"Invalid Params: {too_large_message(document, 'fix')}")
+    fixed = await ls.fixed_source(document)
+    resolved = actions.fix_all(document, fixed, ls.encoding, ls.versioned_edits)
+    action.edit = resolved.edit if resolved is not None else types.WorkspaceEdit(changes={})
+    return action
+
+
+def on_hover(ls: PipelintServer, params: types.HoverParams) -> types.Hover | None:
+    document = ls.requested(params.text_document.uri)
+    if too_large(document) or not is_shell_document(document.language_id, document.path, document.source[:256]):
+        return None
+    return hover.hover(document, params.position, ls.encoding, ls.markdown_hover)
+
+
+def register(server: PipelintServer) -> None:
+    for method, handler in (
+        (types.INITIALIZED, initialized),
+        (types.TEXT_DOCUMENT_DID_OPEN, did_open),
+        (types.TEXT_DOCUMENT_DID_CHANGE, did_change),
+        (types.TEXT_DOCUMENT_DID_SAVE, did_save),
+        (types.TEXT_DOCUMENT_DID_CLOSE, did_close),
+        (types.WORKSPACE_DID_CHANGE_WATCHED_FILES, did_change_watched_files),
+        (types.CODE_ACTION_RESOLVE, code_action_resolve),
+        (types.TEXT_DOCUMENT_HOVER, on_hover),
+    ):
+        server.feature(method)(handler)
+    options = types.CodeActionOptions(code_action_kinds=list(actions.KINDS), resolve_provider=True)
+    server.feature(types.TEXT_DOCUMENT_CODE_ACTION, options)(code_action)

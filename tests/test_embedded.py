@@ -1,0 +1,102 @@
+"""Shell inside strings: `sh -c '…'` is linted, positions point into the script, fixes are proven by running it."""
+
+from __future__ import annotations
+
+import pytest
+from harness import assert_same_behaviour
+
+from pipelint.config import Settings
+from pipelint.linter import process
+from pipelint.positions import LineIndex
+
+
+def findings(script: str, path: str = "outer.sh", settings: Settings | None = None):
+    return process(script.encode(), path, settings or Settings(), None).findings
+
+
+def fixed(script: str, path: str = "outer.sh", unsafe: bool = False) -> bytes:
+    report = process(script.encode(), path, Settings(unsafe_fixes=unsafe), None, fix=True)
+    return report.final_source
+
+
+def test_finding_inside_sh_c_points_at_the_script_bytes():
+    script = "#!/bin/sh\necho start\nsh -c 'cat access.log | grep 500'\n"
+    (finding,) = findings(script)
+    assert finding.code == "PL001"
+    start = LineIndex(script.encode()).position(finding.start)
+    assert (start.line, start.column) == (2, 7)
+    assert script.encode()[finding.start : finding.end] == b"cat access.log"
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("sh -c 'cat access.log | grep 500'\n", "sh -c 'grep 500 < access.log'\n"),
+        ("bash -ec 'cat access.log | wc -l'\n", "bash -ec 'wc -l < access.log'\n"),
+        ("sudo sh -c 'cat dump.sql | mysql shop'\n", "sudo sh -c 'mysql shop < dump.sql'\n"),
+        ('sh -c "cat access.log | grep 500"\n', 'sh -c "grep 500 < access.log"\n'),
+        # nested: both quotings hold the edit
+        ("sh -c \"sh -c 'cat access.log | wc -l'\"\n", "sh -c \"sh -c 'wc -l < access.log'\"\n"),
+    ],
+)
+def test_fix_inside_the_string_keeps_behaviour(script, expected, tmp_path):
+    result = fixed(script)
+    assert result.decode() == expected
+    assert_same_behaviour(script.encode(), result, tmp_path, "dash")
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'sh -c "cat \\"my file.txt\\" | wc -l"\n',  # the new text would need its own escapes
+        'sh -c "cat access.log | grep -c \\"500\\""\n',  # the redirect would land after an escaped quote
+    ],
+)
+def test_no_fix_where_the_quoting_cannot_take_the_edit(script):
+    (finding,) = findings(script)
+    assert finding.fix is None
+    assert " < " in finding.message  # the rewrite is shown instead
+
+
+def test_expansions_of_the_outer_shell_are_not_linted_twice():
+    script = 'sh -c "echo $(cat access.log | wc -l)"\n'
+    assert [f.code for f in findings(script)] == ["PL001"]  # the outer substitution, once
+
+
+def test_a_directive_before_the_command_covers_the_inner_script():
+    assert findings("# pipelint: disable=PL001\nsh -c 'cat access.log | wc -l'\n") == []
+
+
+def test_a_directive_inside_the_inner_script_works_too():
+    assert findings("sh -c '# pipelint: disable=PL001\ncat access.log | wc -l'\n") == []
+
+
+def test_dialect_of_the_inner_script_is_the_shell_that_runs_it():
+    # bash -c may get a here-string fix; sh -c may not
+    pl5 = Settings(extend_select=("PL5",))
+    assert [f.code for f in findings("bash -c 'echo \"$x\" | wc -c'\n", "outer.bash", pl5)] == ["PL503"]
+    assert [f.code for f in findings("sh -c 'echo \"$x\" | wc -c'\n", "outer.bash", pl5)] == []
+
+
+def test_zsh_and_unknown_shells_are_not_read():
+    assert findings("zsh -c 'cat access.log | wc -l'\n") == []
+    assert findings("python -c 'cat access.log | wc -l'\n") == []
+
+
+def test_embedded_false_lints_the_script_alone(tmp_path):
+    script = "sh -c 'cat access.log | wc -l'\n"
+    assert process(script.encode(), "outer.sh", Settings(embedded=False), None).findings == []
+
+
+def test_no_embedded_flag_and_config_key(tmp_path):
+    from cli_helpers import run_cli
+
+    (tmp_path / "job.sh").write_text("#!/bin/sh\nsh -c 'cat access.log | wc -l'\n")
+    assert run_cli("check", "--output-format", "concise", "job.sh", cwd=tmp_path).returncode == 1
+    assert run_cli("check", "--no-embedded", "job.sh", cwd=tmp_path).returncode == 0
+    (tmp_path / ".pipelint.toml").write_text("embedded = false\n")
+    assert run_cli("check", "job.sh", cwd=tmp_path).returncode == 0
+    assert run_cli("check", "--embedded", "job.sh", cwd=tmp_path).returncode == 1
+    (tmp_path / ".pipelint.toml").write_text('remote-shell = "zsh"\n')
+    completed = run_cli("check", "job.sh", cwd=tmp_path)
+    assert completed.returncode == 2 and b"remote-shell" in completed.stderr

@@ -1,0 +1,73 @@
+"""Region: inner text mapped back to host bytes, edits only where the host's quoting takes them."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipelint.dialect import Dialect
+from pipelint.finding import Edit
+from pipelint.regions import Piece, Quoting, Region
+
+
+def region(*pieces: Piece, text: bytes = b"cat f | wc -l") -> Region:
+    return Region(text, pieces, Dialect.SH, "test")
+
+
+def test_whole_script_maps_every_byte_to_itself():
+    whole = Region.whole(b"cat f | wc\n", Dialect.SH)
+    assert whole.outer_span(0, 5) == (0, 5)
+    assert whole.outer_edit(Edit(0, 8, b"")) == Edit(0, 8, b"")
+    assert whole.outer_edit(Edit.insert(10, b" < f")) == Edit.insert(10, b" < f")
+
+
+def test_single_quoted_piece_shifts_offsets_and_refuses_a_quote():
+    # host: sh -c 'cat f | wc -l'   (the text starts at host offset 7)
+    inner = region(Piece(0, 7, 13, (Quoting.SINGLE,)))
+    assert inner.outer_span(0, 5) == (7, 12)
+    assert inner.outer_edit(Edit(0, 8, b"")) == Edit(7, 15, b"")
+    assert inner.outer_edit(Edit.insert(13, b" < f")) == Edit.insert(20, b" < f")  # at the piece's end
+    assert inner.outer_edit(Edit.insert(13, b" < 'my f'")) is None
+
+
+@pytest.mark.parametrize(
+    ("quoting", "content", "holds"),
+    [
+        (Quoting.DOUBLE, b" < f", True),
+        (Quoting.DOUBLE, b' < "$f"', False),
+        (Quoting.DOUBLE, b" < `f`", False),
+        (Quoting.DOUBLE, b" < a\\b", False),
+        (Quoting.UNQUOTED, b"-c", True),
+        (Quoting.UNQUOTED, b" < f", False),
+        (Quoting.LINE, b" < f", True),
+        (Quoting.LINE, b"\nx", False),
+        (Quoting.RAW, b"\nx", True),
+        (Quoting.ESCAPED, b"", False),
+    ],
+)
+def test_what_each_quoting_holds(quoting, content, holds):
+    assert quoting.holds(content) is holds
+
+
+def test_an_edit_across_two_pieces_or_an_invented_join_has_no_place():
+    # ssh h cat f '|' wc: inner "cat f | wc", the blanks between words are invented
+    inner = region(
+        Piece(0, 10, 3, (Quoting.UNQUOTED,)),
+        Piece(4, 14, 1, (Quoting.UNQUOTED,)),
+        Piece(6, 17, 1, (Quoting.SINGLE,)),
+        Piece(8, 20, 2, (Quoting.UNQUOTED,)),
+        text=b"cat f | wc",
+    )
+    assert inner.outer_edit(Edit(0, 8, b"")) is None
+    assert inner.outer_edit(Edit(4, 5, b"g")) == Edit(14, 15, b"g")
+    assert inner.outer_span(0, 10) == (10, 22)
+    assert inner.outer_span(3, 4) == (14, 14)  # a span on an invented blank moves to the next piece
+
+
+def test_nested_region_keeps_both_quotings():
+    # host: ssh h "sh -c 'cat f | wc'"  → outer region text: sh -c 'cat f | wc'
+    outer = Region(b"sh -c 'cat f | wc'", (Piece(0, 7, 18, (Quoting.DOUBLE,)),), Dialect.SH, "ssh", depth=1)
+    inner = Region(b"cat f | wc", (Piece(0, 7, 10, (Quoting.SINGLE,)),), Dialect.SH, "sh -c").inside(outer)
+    assert inner.pieces == (Piece(0, 14, 10, (Quoting.SINGLE, Quoting.DOUBLE)),)
+    assert inner.depth == 2
+    assert inner.outer_edit(Edit(0, 8, b"")) == Edit(14, 22, b"")
+    assert inner.outer_edit(Edit.insert(10, b" < $f")) is None  # single quotes would take it, double would expand it
