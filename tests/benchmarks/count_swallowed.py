@@ -12,7 +12,8 @@ counts:
 - here-documents it ends (or starts) elsewhere than bash, repaired or not;
 - redirects holding words bash gives to the command (#233);
 - crashes of `pipelint check --fix --unsafe-fixes`, and fixed scripts that
-  `bash -n` refuses while the original passes.
+  `bash -n` refuses while the original passes;
+- the time tree-sitter takes to parse them all, and the time through the guards.
 
 Then times the guards on a generated 10,000-line script full of tests and
 redirects (the #316 shape), against tree-sitter's parse of the same bytes.
@@ -78,6 +79,8 @@ class Tally:
         self.counts: Counter[str] = Counter()
         self.files_with: Counter[str] = Counter()
         self.problems: list[str] = []
+        self.parse_seconds = 0.0
+        self.guard_seconds = 0.0
 
     def add(self, path: Path, read_as: str, settings: Settings) -> None:
         source = path.read_bytes()
@@ -86,7 +89,13 @@ class Tally:
         self.files += 1
         dialect = Dialect.BASH if read_as.endswith(".bash") else detect(source, read_as)
         try:
+            # Alternately, so both see the same machine: tree-sitter alone, then through the guards.
+            start = time.perf_counter()
+            syntax.parse(source)
+            middle = time.perf_counter()
             guarded = parse_guards.guard(source, dialect)
+            self.parse_seconds += middle - start
+            self.guard_seconds += time.perf_counter() - middle
             report = process(source, read_as, settings, Path(read_as), fix=True)
         except Exception as error:  # the point is to find these
             self.problems.append(f"{path}: crash: {type(error).__name__}: {error}")
@@ -124,6 +133,11 @@ class Tally:
             files = self.files_with.get(kind, self.counts[kind])
             print(f"{kind:52} {self.counts[kind]:6} {files:6}")
         print(f"problems (crashes, fixes bash -n refuses): {len(self.problems)}")
+        ratio = self.guard_seconds / self.parse_seconds if self.parse_seconds else 0.0
+        print(
+            f"tree-sitter parse of every script {self.parse_seconds:.2f} s, through the guards "
+            f"{self.guard_seconds:.2f} s ({ratio:.2f}x)"
+        )
         for problem in self.problems:
             print("  " + problem)
 
