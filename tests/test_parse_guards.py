@@ -12,6 +12,8 @@ import pytest
 from harness import assert_same_behaviour, fix, lint
 
 from pipelint import checker, parse_guards
+from pipelint.config import Settings
+from pipelint.linter import process
 from pipelint.registry import RULES
 
 REPRO = "[ 1 -eq 0 ]\ncat words.txt | wc -l\necho r > k\n[ 1 ]\n"
@@ -235,3 +237,14 @@ def test_a_here_document_the_guards_cannot_repair_is_one_parse_failure():
     result = check(source)
     assert len(result.parse_failures) == 1 and result.findings == []
     assert result.notes[0].text.endswith("the statement and its body were not checked")
+
+
+def test_the_guards_apply_to_the_script_inside_sh_c(tmp_path):
+    # The embedded-shell linting calls the checker on the inner text: #316 is repaired there too.
+    inner = REPRO.rstrip("\n")
+    script = f"#!/bin/bash\nsh -c '{inner}'\n"
+    (finding,) = process(script.encode(), "outer.bash", Settings(), None).findings
+    report = process(script.encode(), "outer.bash", Settings(), None, fix=True)
+    assert finding.code == "PL001" and script.encode()[finding.start : finding.end] == b"cat words.txt"
+    assert report.final_source == script.replace("cat words.txt | wc -l", "wc -l < words.txt").encode()
+    assert_same_behaviour(script.encode(), report.final_source, tmp_path, "bash", inputs=SUCCESS_PATH)
