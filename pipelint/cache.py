@@ -47,10 +47,11 @@ from pipelint.config import Settings
 from pipelint.dialect import Dialect
 from pipelint.finding import Applicability, Edit, Finding, Fix, Severity
 from pipelint.fixer import applicable
+from pipelint.parse_guards import Note
 
 DEFAULT_DIR = ".pipelint_cache"
 FILE_NAME = "lint-cache.json"
-FORMAT = 1  # bumped when the layout of an entry changes
+FORMAT = 2  # bumped when the layout of an entry changes (2: the parse guards' notes)
 MOUNT_RULE = "PL102"  # the one rule whose findings depend on the machine's mounts
 
 
@@ -61,6 +62,7 @@ class Entry:
     findings: list[Finding]
     parse_failures: list[ParseFailure]
     dialect: Dialect
+    notes: list[Note]  # what the parse guards repaired: printed again on a cached run
 
 
 @functools.cache
@@ -232,6 +234,7 @@ def _encode(entry: Entry) -> dict:
         "dialect": entry.dialect.value,
         "parse_failures": [[failure.start, failure.end] for failure in entry.parse_failures],
         "findings": [_encode_finding(finding) for finding in entry.findings],
+        "notes": [[note.start, note.text] for note in entry.notes],
     }
 
 
@@ -250,6 +253,7 @@ def _decode(raw: dict) -> Entry:
         findings=[_decode_finding(item) for item in raw["findings"]],
         parse_failures=[ParseFailure(int(start), int(end)) for start, end in raw["parse_failures"]],
         dialect=Dialect(raw["dialect"]),
+        notes=[Note(int(start), str(text)) for start, text in raw["notes"]],
     )
 
 
