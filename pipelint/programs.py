@@ -81,6 +81,17 @@ _TAR = OptionSpec(
 # `-p` takes its password attached only: `mysql -p db` prompts and opens db.
 _MYSQL = OptionSpec(short_with_value="hPuDeS", long_with_value=_long("--execute", "--database", "--user", "--host"))
 
+_MYSQLDUMP = OptionSpec(
+    short_with_value="hPuSrTw",
+    long_with_value=_long("--host", "--port", "--user", "--socket", "--result-file", "--tab", "--where"),
+)
+_PG_DUMP = OptionSpec(
+    short_with_value="fFjnNtTZhpUdES",
+    long_with_value=_long("--file", "--format", "--jobs", "--schema", "--exclude-schema", "--table",
+                          "--exclude-table", "--compress", "--host", "--port", "--username", "--dbname",
+                          "--encoding", "--superuser"),
+)  # fmt: skip
+
 # Programs the rules read, by the name they run under.
 PROGRAMS: dict[bytes, OptionSpec] = {
     b"cat": DEFAULT,
@@ -153,6 +164,11 @@ PROGRAMS: dict[bytes, OptionSpec] = {
     b"psql": OptionSpec(short_with_value="cdfhpUvLoPT", long_with_value=_long("--command", "--file", "--dbname")),
     b"pg_restore": OptionSpec(short_with_value="dfFIjLnNPsStTU", long_with_value=_long("--dbname", "--file")),
     b"redis-cli": OptionSpec(short_with_value="hpasnu"),
+    b"mysqldump": _MYSQLDUMP,
+    b"mariadb-dump": _MYSQLDUMP,
+    b"mysqlpump": _MYSQLDUMP,
+    b"pg_dump": _PG_DUMP,
+    b"pg_dumpall": OptionSpec(short_with_value="fhpUdlS", long_with_value=_long("--file", "--host", "--port", "--username", "--dbname")),
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 
 import tree_sitter_bash
@@ -108,7 +109,8 @@ def applied_redirects(node: Node) -> list[Node]:
     tree-sitter-bash puts some inside the command (`<f cat`), and wraps the
     rest around it in `redirected_statement` nodes; a redirect after the last
     stage of a pipeline wraps the whole pipeline (`a | b 2>/dev/null | c` is
-    `(a | b) 2>/dev/null | c`), yet belongs to that last stage. Redirects of a
+    `(a | b) 2>/dev/null | c`), yet belongs to that last stage; the same for
+    the last command of an `&&`/`||` list. Redirects of a
     `{ …; }` group around the command are the group's, not listed here.
     """
     found = own_redirects(node) if node.type == "command" else []
@@ -116,7 +118,8 @@ def applied_redirects(node: Node) -> list[Node]:
         parent = node.parent
         if parent.type == "redirected_statement" and parent.child_by_field_name("body") == node:
             found += [child for child in parent.children if child.type in REDIRECT_TYPES]
-        elif parent.type == "pipeline":
+        elif parent.type in ("pipeline", "list"):
+            # Likewise `a && b < f` is `(a && b) < f`: the redirect is b's.
             stages = [child for child in parent.named_children if child.type != "comment"]
             if not stages or stages[-1] != node:
                 break
@@ -246,6 +249,16 @@ def defined_functions(root: Node) -> frozenset[bytes]:
     """Names of the functions a script defines (they run in the current shell)."""
     captures = QueryCursor(_function_names_query()).captures(root)
     return frozenset(text(node) for node in captures.get("name", []))
+
+
+def shape(node: Node) -> str:
+    """A word as the script spells it, quotes dropped: `"$dir"/a.gz` → `$dir/a.gz`.
+
+    Two words naming the same file through the same variables have the same
+    shape, whatever the variables hold at run time.
+    """
+    spelled = text(node).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
+    return re.sub(r"\$\{(\w+)\}", r"$\1", spelled)
 
 
 def redirect_parts(redirect: Node) -> tuple[int | None, str, Node | None]:

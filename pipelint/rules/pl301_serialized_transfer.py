@@ -18,6 +18,7 @@ from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.positions import LineIndex
 from pipelint.remote_commands import Ssh, Upload, host_key, parse_sftp, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
+from pipelint.syntax import shape
 
 _PUT = re.compile(rb"^\s*put\s+(?:-[a-zA-Z]+\s+)*(\S+)(?:\s+(\S+))?\s*$", re.MULTILINE)
 
@@ -28,12 +29,6 @@ class Compressed:
     compression: compressors.Compression
     source: str  # the input as written
     path: str  # the compressed file, as `shape` gives it
-
-
-def shape(node: Node) -> str:
-    """A word as the script spells it, quotes dropped: `"$dir"/a.gz` → `$dir/a.gz`."""
-    text = syntax.text(node).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
-    return re.sub(r"\$\{(\w+)\}", r"$\1", text)
 
 
 def _compressed(step: Step, model: Command) -> Compressed | None:
