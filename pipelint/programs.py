@@ -147,6 +147,7 @@ PROGRAMS: dict[bytes, OptionSpec] = {
             "--rsh", "--rsync-path", "--exclude", "--include", "--filter", "--exclude-from", "--include-from",
             "--files-from", "--temp-dir", "--compare-dest", "--copy-dest", "--link-dest", "--bwlimit", "--chmod",
             "--partial-dir", "--log-file", "--password-file", "--port", "--timeout",
+            "--skip-compress", "--compress-level", "--zl", "--compress-choice", "--zc", "--checksum-choice", "--cc",
         ),
     ),  # fmt: skip
     b"sftp": OptionSpec(short_with_value="BbcDFiJlPRSsoX", options_end_at_operand=True),
