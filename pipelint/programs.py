@@ -92,6 +92,13 @@ _PG_DUMP = OptionSpec(
                           "--encoding", "--superuser"),
 )  # fmt: skip
 
+_GPG = OptionSpec(
+    short_with_value="rRzuoa",
+    long_with_value=_long("--recipient", "--hidden-recipient", "--local-user", "--output", "--passphrase",
+                          "--passphrase-file", "--passphrase-fd", "--cipher-algo", "--compress-algo", "--homedir",
+                          "--pinentry-mode", "--trust-model", "--compress-level"),
+)  # fmt: skip
+
 # Programs the rules read, by the name they run under.
 PROGRAMS: dict[bytes, OptionSpec] = {
     b"cat": DEFAULT,
@@ -165,6 +172,10 @@ PROGRAMS: dict[bytes, OptionSpec] = {
     b"psql": OptionSpec(short_with_value="cdfhpUvLoPT", long_with_value=_long("--command", "--file", "--dbname")),
     b"pg_restore": OptionSpec(short_with_value="dfFIjLnNPsStTU", long_with_value=_long("--dbname", "--file")),
     b"redis-cli": OptionSpec(short_with_value="hpasnu"),
+    b"gpg": _GPG,
+    b"gpg2": _GPG,
+    b"age": OptionSpec(short_with_value="rRio", long_with_value=_long("--recipient", "--recipients-file", "--identity", "--output")),
+    b"aespipe": OptionSpec(short_with_value="eHKpOCG"),
     b"mysqldump": _MYSQLDUMP,
     b"mariadb-dump": _MYSQLDUMP,
     b"mysqlpump": _MYSQLDUMP,

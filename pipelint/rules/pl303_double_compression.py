@@ -6,14 +6,13 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from pipelint import compressors, syntax
+from pipelint import compressors, syntax, transit
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.command import Command, Option
 from pipelint.remote_commands import Ssh, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
 
-_PASS_THROUGH = frozenset({b"pv", b"mbuffer", b"buffer"})
 _READERS = frozenset({b"cat", b"pv"})
 
 
@@ -58,7 +57,7 @@ def _feeds_ssh(pipeline: Pipeline, index: int) -> tuple[Stage, Ssh] | None:
                 if any(syntax.redirects_stdin(r) for r in stage.all_redirects):
                     return None  # it reads that file, not the pipe (check_command looks at it)
                 return stage, ssh
-        if not (stage.is_simple and stage.name in _PASS_THROUGH and not stage.all_redirects):
+        if not (transit.is_buffer(stage) and not stage.all_redirects):
             return None
     return None
 
