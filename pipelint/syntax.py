@@ -261,6 +261,20 @@ def shape(node: Node) -> str:
     return re.sub(r"\$\{(\w+)\}", r"$\1", spelled)
 
 
+def mentioned_outside(name: bytes, source: bytes, spans: list[tuple[int, int]]) -> bool:
+    """Whether name appears in source outside every (start, end) span, comments included.
+
+    How rules tell "this file is used again": a deliberately generous text
+    match, so a later "$TMPDIR/run.log" or a comment naming it counts.
+    """
+    start = source.find(name)
+    while start != -1:
+        if not any(low <= start < high for low, high in spans):
+            return True
+        start = source.find(name, start + 1)
+    return False
+
+
 def redirect_parts(redirect: Node) -> tuple[int | None, str, Node | None]:
     """(file descriptor, operator, destination) of a file redirect: `2>/dev/null` → (2, '>', word)."""
     descriptor = None

@@ -22,7 +22,7 @@ def _mentioned_elsewhere(value: bytes, start: int, end: int, source: bytes) -> b
     name = syntax.basename(value.rstrip(b"/"))
     if not name:
         return True
-    return name in source[:start] or name in source[end:]
+    return syntax.mentioned_outside(name, source, [(start, end)])
 
 
 # Names that say the file is data meant to stay, not a debugging copy: archives,

@@ -82,16 +82,6 @@ def _extent(step: Step, model: Command) -> tuple[int, int]:
     return step.statement.start_byte, max(ends)
 
 
-def _used_elsewhere(name: bytes, source: bytes, spans: list[tuple[int, int]]) -> bool:
-    """Whether the file's name appears outside the spans that write, read back and remove it."""
-    start = source.find(name)
-    while start != -1:
-        if not any(low <= start < high for low, high in spans):
-            return True
-        start = source.find(name, start + 1)
-    return False
-
-
 class DumpThenRestoreRule(Rule):
     code = "PL304"
     name = "dump-then-restore"
@@ -121,7 +111,7 @@ class DumpThenRestoreRule(Rule):
         name = syntax.basename(written.path.encode().rstrip(b"/")) or written.path.encode()
         removals = [_extent(s, context.command(s.command)) for s in steps if context.command(s.command).program == b"rm"]
         spans = [_extent(steps[0], context.command(steps[0].command)), _extent(restore, context.command(restore.command)), *removals]
-        return not _used_elsewhere(name, context.source, spans)
+        return not syntax.mentioned_outside(name, context.source, spans)
 
     def _finding(self, dump: Command, dump_step: Step, written: Written, restore_step: Step, restore: Command,
                  restore_input: Node, context: Context) -> Finding:  # fmt: skip
