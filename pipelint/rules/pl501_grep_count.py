@@ -108,6 +108,8 @@ class GrepCountRule(Rule):
                 continue  # grep -c prints one count per file
             if any(syntax.redirects_stdin(r) for r in wc.all_redirects):
                 continue
+            if context.carriage_return_after(wc.command.end_byte):
+                continue  # CRLF: bash runs `wc -l\r`; the fix would hand the \r to grep's last word (issue 13 class 9)
             removal = absorb_next_stage(pipeline, index, context)
             if removal is None:
                 continue
