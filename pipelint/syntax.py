@@ -275,6 +275,14 @@ def mentioned_outside(name: bytes, source: bytes, spans: list[tuple[int, int]]) 
     return False
 
 
+def stray_words(redirect: Node) -> list[Node]:
+    """Words tree-sitter-bash reads as more destinations of a redirect: in `dd < f bs=1 count=3`
+    bash gives `bs=1 count=3` to dd as arguments; tree-sitter hangs them on `< f`."""
+    if redirect.type != "file_redirect":
+        return []
+    return redirect.children_by_field_name("destination")[1:]
+
+
 def redirect_parts(redirect: Node) -> tuple[int | None, str, Node | None]:
     """(file descriptor, operator, destination) of a file redirect: `2>/dev/null` → (2, '>', word)."""
     descriptor = None

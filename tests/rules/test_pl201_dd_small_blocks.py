@@ -245,3 +245,17 @@ def test_a_here_document_is_no_bulk_copy():
 def test_wrappers_with_positional_words_are_seen_through():
     assert "PL201" in codes("timeout 5 dd if=a of=b bs=512\n")
     assert "PL201" in codes("chrt -f 10 dd if=a of=b\n")
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'dd < "$1" bs=1 skip="$2" count="$3" 2> /dev/null | grep -E x\n',
+        "dd < data.csv bs=1 skip=2 count=3 2>/dev/null | od -c\n",
+        "dd < data.csv > copy.csv bs=512 count=1\n",
+    ],
+)
+def test_operands_after_a_redirect_are_dd_operands(script):
+    """bash gives `bs=1 count=3` after `< f` to dd; tree-sitter hangs them on the redirect
+    (found in initramfs-tools' unmkinitramfs, where a safe bs=1M was offered)."""
+    assert "PL201" not in codes(script, select=("PL201",))
