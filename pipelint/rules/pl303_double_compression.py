@@ -150,21 +150,8 @@ class DoubleCompressionRule(Rule):
             options = Ssh(command, None, ()).compression_options()
         if not options or len({o.name for o in options}) != len(options):
             return None  # `-zz` (rsync's old zlib stream), `-CC`: asked for on purpose, or odd enough to leave
-        nodes = {o.node.start_byte: o.node for o in options}
-        edits = [edit for option in options for edit in _removal(option, context.source)]
-        tool = command.program.decode()  # type: ignore[union-attr]
-        spelled = " and ".join(sorted({"-o Compression=yes" if o.name == "-o" else o.name for o in options}))
         files = ", ".join(name.decode("utf-8", "replace") for name in names)  # type: ignore[union-attr]
-        fix = self.fix(f"Remove `{spelled}` from {tool}", Applicability.SAFE, *edits)
-        start = min(n.start_byte for n in nodes.values())
-        end = max((o.value_node or o.node).end_byte for o in options)
-        return self.finding(
-            f"`{tool} {spelled}` compresses {files}, which is already compressed: "
-            "CPU spent on both ends for no smaller transfer",
-            start,
-            end,
-            fix,
-        )
+        return self._removal_finding(command.program.decode(), options, files, context)  # type: ignore[union-attr]
 
     def _finding(self, ssh: Ssh, what: str, context: Context) -> Finding | None:
         options = ssh.compression_options()
@@ -175,13 +162,17 @@ class DoubleCompressionRule(Rule):
             nodes.setdefault(option.node.start_byte, option.node)
         if any(syntax.text(n).count(b"C") > 1 for n in nodes.values() if not syntax.text(n).startswith(b"-o")):
             return None  # `-CC`: odd enough to leave alone
+        return self._removal_finding("ssh", options, what, context)
+
+    def _removal_finding(self, tool: str, options: list[Option], what: str, context: Context) -> Finding:
+        """The finding on the compression options, with the safe fix that removes them."""
         edits = [edit for option in options for edit in _removal(option, context.source)]
-        spelled = " and ".join(sorted({"-C" if o.name == "-C" else "-o Compression=yes" for o in options}))
-        fix = self.fix(f"Remove `{spelled}` from ssh", Applicability.SAFE, *edits)
-        start = min(n.start_byte for n in nodes.values())
+        spelled = " and ".join(sorted({"-o Compression=yes" if o.name == "-o" else o.name for o in options}))
+        fix = self.fix(f"Remove `{spelled}` from {tool}", Applicability.SAFE, *edits)
+        start = min(o.node.start_byte for o in options)
         end = max((o.value_node or o.node).end_byte for o in options)
         return self.finding(
-            f"`ssh {spelled}` compresses {what}, which is already compressed: "
+            f"`{tool} {spelled}` compresses {what}, which is already compressed: "
             "CPU spent on both ends for no smaller transfer",
             start,
             end,

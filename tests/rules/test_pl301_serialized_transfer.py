@@ -110,6 +110,14 @@ def test_leaves_alone(script):
     assert "PL301" not in codes(script)
 
 
+def _run_steps_and_advice(script: str, shell: str, tmp_path):
+    """The script's steps, then the one-step advice, each in a fresh sandbox; both must succeed."""
+    before = run_script(script.encode(), tmp_path / "before", shell)
+    after = run_script(advice(script).encode() + b"\n", tmp_path / "after", shell)
+    assert after.status == before.status == 0
+    return before, after
+
+
 def _remote_files(outcome) -> dict[str, str]:
     return {name: digest for name, digest in outcome.files.items() if name.startswith("remote-")}
 
@@ -127,10 +135,7 @@ def _remote_files(outcome) -> dict[str, str]:
 @pytest.mark.parametrize("shell", ["bash", "dash"])
 def test_one_step_advice_delivers_the_same_file(script, shell, tmp_path):
     """scp and ssh are stand-ins (tests/sandbox/bin): each host is a folder in the sandbox."""
-    one_step = advice(script)
-    before = run_script(script.encode(), tmp_path / "before", shell)
-    after = run_script(one_step.encode() + b"\n", tmp_path / "after", shell)
-    assert after.status == before.status == 0
+    before, after = _run_steps_and_advice(script, shell, tmp_path)
     arrived = {k: v for k, v in _remote_files(before).items() if not k.endswith((".gz", ".xz", ".zst", ".bz2"))}
     assert arrived and _remote_files(after) == arrived
 
@@ -217,10 +222,7 @@ def test_two_step_advice_delivers_the_same_data(script, shell, tmp_path):
     import lzma
     import zlib
 
-    one_step = advice(script)
-    before = run_script(script.encode(), tmp_path / "before", shell)
-    after = run_script(one_step.encode() + b"\n", tmp_path / "after", shell)
-    assert after.status == before.status == 0
+    before, after = _run_steps_and_advice(script, shell, tmp_path)
     landed = sorted(_remote_files(before))
     assert landed and sorted(_remote_files(after)) == landed
 
