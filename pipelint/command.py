@@ -87,16 +87,10 @@ class Command:
     def operands(self) -> tuple[Node, ...]:
         return tuple(self._split.operands)
 
-    @cached_property
-    def stray_words(self) -> tuple[Node, ...]:
-        """Arguments tree-sitter put inside a redirect (`dd < f bs=1`): not in `arguments`."""
-        return tuple(word for redirect in self.redirects for word in syntax.stray_words(redirect))
-
     @property
     def exact(self) -> bool:
-        """False when a computed word may be an option (`-$x`, `"$opts"`) or name the program,
-        or when words after a redirect are arguments the model does not place (`stray_words`)."""
-        return self._wrappers_exact and self._split.exact and not self.stray_words
+        """False when a computed word may be an option (`-$x`, `"$opts"`) or name the program."""
+        return self._wrappers_exact and self._split.exact
 
     def has(self, *names: str) -> bool:
         return any(option.name in names for option in self._split.options)

@@ -58,8 +58,6 @@ def parse(command: Command, *, through_wrappers: bool = False) -> dict[str, Oper
     """
     if command.program != b"dd" or command.assignments or (command.wrappers and not through_wrappers):
         return None
-    if command.stray_words:
-        return None  # `dd < f bs=1 count=3`: operands tree-sitter hid inside the redirect
     operands: dict[str, Operand] = {}
     for argument in command.arguments:
         operand = _operand(argument)

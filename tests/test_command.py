@@ -200,11 +200,3 @@ def test_applied_redirects_of_a_list_belong_to_its_last_command():
     assert texts(syntax.applied_redirects(second)) == ["< f.sql"]
     assert texts(syntax.applied_redirects(third)) == ["2>e"]
 
-
-def test_words_after_a_redirect_make_the_model_inexact():
-    """tree-sitter-bash reads `dd < f bs=1 count=3` as a redirect with three destinations."""
-    root = syntax.parse(b"dd < f bs=1 count=3 2>/dev/null\n").root_node
-    model = command.read(next(n for n in syntax.walk(root) if n.type == "command"))
-    assert texts(model.stray_words) == ["bs=1", "count=3"] and not model.exact
-    plain = command.read(next(n for n in syntax.walk(syntax.parse(b"dd bs=1 < f\n").root_node) if n.type == "command"))
-    assert plain.stray_words == () and plain.exact
