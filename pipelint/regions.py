@@ -19,6 +19,8 @@ edit touching it has no place to go.
 from __future__ import annotations
 
 import bisect
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -33,6 +35,7 @@ class Quoting(Enum):
     LINE = "line"  # copied as is within one line (a Dockerfile line, a line of a YAML block scalar)
     SINGLE = "single"  # inside '…': anything but '
     DOUBLE = "double"  # inside "…": nothing the quotes would expand or end: $ ` " \
+    HEREDOC = "heredoc"  # an unquoted here-document body (`<<EOF`): nothing the outer shell expands: $ ` \
     UNQUOTED = "unquoted"  # a bare word: only characters that need no quoting
     ESCAPED = "escaped"  # the character after a backslash (`\\"`): a finding may point at it, no edit may touch it
 
@@ -47,6 +50,8 @@ class Quoting(Enum):
             return b"'" not in content
         if self is Quoting.DOUBLE:
             return not any(ch in content for ch in b'$`"\\')
+        if self is Quoting.HEREDOC:
+            return not any(ch in content for ch in b"$`\\")
         return all(ch in _BARE for ch in content)
 
 
@@ -92,6 +97,9 @@ class Region:
     stdin_over_network: bool = False
     reports_parse_failures: bool = True  # False where the text may be partly the outer shell's words
     depth: int = 0  # how many regions enclose this one
+    # Lines the text must never hold: the delimiters of the here-documents it sits in
+    # (an edit that wrote one would end the host's here-document early).
+    terminators: tuple[bytes, ...] = ()
     _starts: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -163,6 +171,30 @@ class Region:
         shift = piece.outer - piece.inner
         return Edit(edit.start + shift, edit.end + shift, edit.content)
 
+    def outer_edits(self, edits: Sequence[Edit]) -> tuple[Edit, ...] | None:
+        """All of a fix's edits in host bytes, or None when one of them has no place there.
+
+        Also None when the edited text would hold a line equal to one of the
+        terminators: the host's here-document would end on it.
+        """
+        mapped = [self.outer_edit(edit) for edit in edits]
+        if any(edit is None for edit in mapped):
+            return None
+        if self.terminators and self._writes_terminator(edits):
+            return None
+        return tuple(sorted(mapped))  # type: ignore[arg-type]
+
+    def _writes_terminator(self, edits: Sequence[Edit]) -> bool:
+        """The edits leave more lines that read as a terminator than there were (leading TABs ignored: `<<-`)."""
+        edited = bytearray(self.text)
+        for edit in sorted(edits, reverse=True):
+            edited[edit.start : edit.end] = edit.content
+
+        def count(text: bytes) -> int:
+            return sum(line.lstrip(b"\t") in self.terminators for line in text.split(b"\n"))
+
+        return count(bytes(edited)) > count(self.text)
+
     def inside(self, parent: Region) -> Region:
         """This region, found in parent.text, with its pieces mapped to parent's host.
 
@@ -188,4 +220,62 @@ class Region:
             pieces=tuple(pieces),
             anchor=parent.anchor if anchor is None else anchor,
             depth=parent.depth + 1,
+            terminators=tuple(dict.fromkeys(self.terminators + parent.terminators)),
         )
+
+
+# `$name` and `${name}`: the inner script sees some value there, one word when quoted.
+_PLAIN_EXPANSION = re.compile(rb"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})\Z")
+
+
+class RegionBuilder:
+    """Inner text grown piece by piece from a host's text (words, here-document lines).
+
+    substituted: text a launcher replaces before the shell reads the script
+    (`{}` of `find -exec` and `xargs -I{}`): wherever it occurs it is an
+    ESCAPED piece, which a finding may point at and no edit may touch.
+    """
+
+    def __init__(self, substituted: bytes = b"") -> None:
+        self.text = bytearray()
+        self.pieces: list[Piece] = []
+        self.substituted = substituted
+
+    def copy(self, data: bytes, outer: int, quotings: Quoting | tuple[Quoting, ...]) -> None:
+        """Bytes that are in the host as they are in the inner text."""
+        if isinstance(quotings, Quoting):
+            quotings = (quotings,)
+        if self.substituted and self.substituted in data and quotings != (Quoting.ESCAPED,):
+            cut = data.index(self.substituted)
+            after = cut + len(self.substituted)
+            self.copy(data[:cut], outer, quotings)
+            self.copy(self.substituted, outer + cut, Quoting.ESCAPED)
+            self.copy(data[after:], outer + after, quotings)
+            return
+        if not data:
+            return
+        last = self.pieces[-1] if self.pieces else None
+        if last is not None and last.inner_end == len(self.text) and last.outer + last.length == outer and last.quotings == quotings:
+            self.pieces[-1] = Piece(last.inner, last.outer, last.length + len(data), last.quotings)
+        else:
+            self.pieces.append(Piece(len(self.text), outer, len(data), quotings))
+        self.text += data
+
+    def invent(self, data: bytes) -> None:
+        """Bytes of the inner text that stand for nothing in the host (joins, placeholders)."""
+        self.text += data
+
+    def expansion(self, written: bytes) -> None:
+        """An expansion the OUTER shell performs, as an opaque word that maps nowhere.
+
+        A plain `$name`/`${name}` stays as written (the inner script sees some
+        value there); anything else (`$(…)`, `` `…` ``, `${x:-…}`) becomes
+        underscores, so that its text is not linted twice.
+        """
+        if _PLAIN_EXPANSION.match(written):
+            self.invent(written)
+        else:
+            self.invent(b"_" * max(1, len(written.replace(b"\n", b""))))
+
+    def region(self, dialect: Dialect, origin: str, anchor: int, **facts: object) -> Region:
+        return Region(bytes(self.text), tuple(self.pieces), dialect, origin, anchor=anchor, **facts)  # type: ignore[arg-type]
