@@ -1,10 +1,10 @@
 """Commands that launch another command line given as their own words.
 
 `docker exec C sh -c '…'`, `kubectl exec P -- sh -c '…'`, `xargs sh -c '…'`,
-`find … -exec sh -c '…' _ {} \\;`, `flock FILE sh -c '…'` and `watch -x …`
-each run a command line written after their options. `launches(command)`
-says which, so that `shell_runners.py` can read it like any command and find
-the script it runs.
+`find … -exec sh -c '…' _ {} \\;`, `flock FILE sh -c '…'`, `runuser -u U --
+sh -c '…'` and `watch -x …` each run a command line written after their
+options. `launches(command)` says which, so that `shell_runners.py` can read
+it like any command and find the script it runs.
 
 The command model (command.py) does not see through them as it sees through
 `sudo`: what they launch runs somewhere else (a container, a pod), once per
@@ -137,6 +137,13 @@ def _flock(command: Command) -> list[Launch]:
     return _launch(command, operands[1:], "flock", True)
 
 
+def _runuser(command: Command) -> list[Launch]:
+    """`runuser -u USER -- CMD…` runs CMD as USER without a shell (without -u it is `su`: shell_runners.py)."""
+    if not command.has("-u", "--user") or not command.exact:
+        return []
+    return _launch(command, command.operands, "runuser -u", True)
+
+
 def _watch(command: Command) -> list[Launch]:
     """`watch -x CMD…` runs the words as they are (without -x it joins them for `sh -c`)."""
     if not command.has("-x", "--exec") or not command.exact:
@@ -159,6 +166,7 @@ LAUNCHERS: dict[bytes, Callable[[Command], list[Launch]]] = {
     b"xargs": _xargs,
     b"find": _find,
     b"flock": _flock,
+    b"runuser": _runuser,
     b"watch": _watch,
 }
 

@@ -59,10 +59,11 @@ _AUTOSSH = OptionSpec(short_with_value="BbcDEeFIiJLlmMOoPpQRSWw", options_end_at
 # sh, bash, dash, ksh: `-o pipefail`, `bash -O extglob`; the first operand ends the options.
 _SHELL = OptionSpec(short_with_value="oO", long_with_value=_long("--rcfile", "--init-file"), options_end_at_operand=True)
 # util-linux su and runuser (GNU permutation: `su postgres -c CMD` reads -c too); a lone `-` is `--login`.
+# `runuser -u USER -- CMD…` runs CMD itself, without a shell.
 _SU = OptionSpec(
-    short_with_value="csgGw",
+    short_with_value="csgGwu",
     long_with_value=_long("--command", "--session-command", "--shell", "--group", "--supp-group",
-                          "--whitelist-environment"),
+                          "--whitelist-environment", "--user"),
 )  # fmt: skip
 # xargs stops at its command; -i, -l and -e take their values attached only (`-i{}`), so they are not listed.
 XARGS = OptionSpec(

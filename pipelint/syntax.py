@@ -364,9 +364,12 @@ def writes_script_stdout(node: Node) -> bool:
             stages = [c for c in parent.named_children if c.type != "comment"]
             if stages and stages[-1] != child:
                 return False
-        elif kind == "redirected_statement" and parent.child_by_field_name("body") == child:
-            if any(redirects_stdout(c) or _pipes_on(c) for c in parent.children):
-                return False
+        elif (
+            kind == "redirected_statement"
+            and parent.child_by_field_name("body") == child
+            and any(redirects_stdout(c) or _pipes_on(c) for c in parent.children)
+        ):
+            return False
         child, parent = parent, parent.parent
     return True
 

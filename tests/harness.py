@@ -3,7 +3,7 @@
 The behavioural harness runs a script and its fixed version with real
 bash/dash in a copy of tests/sandbox/data, with stand-ins for database
 clients first on PATH, and compares stdout, exit status and the files left
-behind.
+behind (and stderr, where asked: `strict=True`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipelint import checker, fixer, registry
+from pipelint import checker, fixer, linter, registry
 from pipelint.config import Settings
 from pipelint.dialect import Dialect, detect
 from pipelint.finding import Finding
@@ -49,6 +49,18 @@ def fix(source: str | bytes, path: str = "script.bash", unsafe: bool = False, se
     return outcome.source
 
 
+def lint_all(source: str | bytes, path: str = "script.sh", **settings) -> list[Finding]:
+    """Findings as `pipelint check` reports them: the scripts inside strings and here-documents included."""
+    data = source.encode() if isinstance(source, str) else source
+    return linter.process(data, path, Settings(**settings), None).findings
+
+
+def fix_all(source: str | bytes, path: str = "script.sh", unsafe: bool = False, **settings) -> bytes:
+    """The text `pipelint check --fix` leaves (fixes inside strings and here-documents included)."""
+    data = source.encode() if isinstance(source, str) else source
+    return linter.process(data, path, Settings(unsafe_fixes=unsafe, **settings), None, fix=True).final_source
+
+
 def shell_for(source: bytes, path: str) -> str:
     return "dash" if detect(source, path) is Dialect.SH else "bash"
 
@@ -58,6 +70,7 @@ class Outcome:
     stdout: bytes
     status: int
     files: dict[str, str]  # relative path → sha256 of what the script left behind
+    stderr: bytes = b""
 
 
 def run_script(source: bytes, workdir: Path, shell: str = "bash", extra_path: tuple[Path, ...] = ()) -> Outcome:
@@ -82,16 +95,28 @@ def run_script(source: bytes, workdir: Path, shell: str = "bash", extra_path: tu
     for item in sorted(workdir.rglob("*")):
         if item.is_file():
             files[item.relative_to(workdir).as_posix()] = hashlib.sha256(item.read_bytes()).hexdigest()
-    return Outcome(completed.stdout, completed.returncode, files)
+    # The two runs differ in where they run: name the script and its folder the same way.
+    stderr = completed.stderr.replace(str(script).encode(), b"SCRIPT").replace(str(workdir).encode(), b"WORKDIR")
+    return Outcome(completed.stdout, completed.returncode, files, stderr)
 
 
 def assert_same_behaviour(
-    original: bytes, fixed: bytes, tmp_path: Path, shell: str = "bash", extra_path: tuple[Path, ...] = ()
+    original: bytes,
+    fixed: bytes,
+    tmp_path: Path,
+    shell: str = "bash",
+    extra_path: tuple[Path, ...] = (),
+    strict: bool = False,
 ) -> Outcome:
-    """The fixed script prints the same, exits the same and leaves the same files."""
+    """The fixed script prints the same, exits the same and leaves the same files.
+
+    strict: stderr must be the same too (not for programs that print timings there, like dd).
+    """
     before = run_script(original, tmp_path / "before", shell, extra_path)
     after = run_script(fixed, tmp_path / "after", shell, extra_path)
     assert after.stdout == before.stdout, (original, fixed)
     assert after.status == before.status, (original, fixed)
     assert after.files == before.files, (original, fixed)
+    if strict:
+        assert after.stderr == before.stderr, (original, fixed)
     return before

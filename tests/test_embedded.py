@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import pytest
 from harness import assert_same_behaviour
+from harness import fix_all as fixed
+from harness import lint_all as findings
 
 from pipelint.config import Settings
 from pipelint.linter import process
 from pipelint.positions import LineIndex
-
-
-def findings(script: str, path: str = "outer.sh"):
-    return process(script.encode(), path, Settings(), None).findings
-
-
-def fixed(script: str, path: str = "outer.sh", unsafe: bool = False) -> bytes:
-    report = process(script.encode(), path, Settings(unsafe_fixes=unsafe), None, fix=True)
-    return report.final_source
 
 
 def test_finding_inside_sh_c_points_at_the_script_bytes():

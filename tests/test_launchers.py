@@ -52,6 +52,7 @@ def launched(script: str) -> list[tuple[str, str, bool, str]]:
         ),
         ("flock -w 5 /run/lock sh -c 'x'", [("sh", "-c 'x'", True, "")]),
         ("watch -x -n 1 sh -c 'x'", [("sh", "-c 'x'", False, "")]),
+        ("runuser -u app -- sh -c 'x'", [("sh", "-c 'x'", True, "")]),
     ],
 )
 def test_what_a_launcher_runs(script, expected):

@@ -1,0 +1,175 @@
+"""The script each command runs (ssh, su, docker, kubectl, xargs, find, watch, flock): found, placed, fixed and run.
+
+Each case is one line of a script after a line that gives the stand-ins'
+remote host, container and pod (tests/sandbox/bin) the sandbox's files.
+Where a fix is offered, the outer script runs before and after it with the
+stand-ins, and stdout, stderr, status and files must match.
+"""
+
+from __future__ import annotations
+
+import pytest
+from harness import assert_same_behaviour, fix_all, lint_all
+
+from pipelint.positions import LineIndex
+
+SETUP = (
+    "for place in remote-db container-web pod-api; do mkdir -p $place && cp access.log dump.sql $place/; done\n"
+)
+
+
+def only_finding(line: str, **settings):
+    (finding,) = lint_all(SETUP + line + "\n", **settings)
+    return finding
+
+
+def assert_placed(line: str, finding, written: str) -> None:
+    """The finding points at `written`, where it stands in the line (line 2 of the script)."""
+    source = (SETUP + line + "\n").encode()
+    position = LineIndex(source).position(finding.start)
+    assert (position.line, position.column) == (1, line.encode().index(written.encode()))
+    assert source[finding.start : finding.end] == written.encode()
+
+
+FIXED = [
+    # (line, code, the text it points at, the line after --fix)
+    ("ssh db 'cat access.log | grep 500'", "PL001", "cat access.log", "ssh db 'grep 500 < access.log'"),
+    (
+        'ssh -p 2222 -o BatchMode=yes db "cat access.log | wc -l"',
+        "PL001",
+        "cat access.log",
+        'ssh -p 2222 -o BatchMode=yes db "wc -l < access.log"',
+    ),
+    ("ssh db -T 'cat access.log | wc -l'", "PL001", "cat access.log", "ssh db -T 'wc -l < access.log'"),
+    (
+        "sshpass -p secret ssh db 'cat dump.sql | mysql shop'",
+        "PL004",
+        "cat dump.sql",
+        "sshpass -p secret ssh db 'mysql shop < dump.sql'",
+    ),
+    ("autossh -M 0 db 'cat access.log | wc -l'", "PL001", "cat access.log", "autossh -M 0 db 'wc -l < access.log'"),
+    ("nice -n 10 ssh db 'cat access.log | wc -l'", "PL001", "cat access.log", "nice -n 10 ssh db 'wc -l < access.log'"),
+    ("sudo -u app sh -c 'cat access.log | wc -l'", "PL001", "cat access.log", "sudo -u app sh -c 'wc -l < access.log'"),
+    ("su - postgres -c 'cat dump.sql | psql shop'", "PL004", "cat dump.sql", "su - postgres -c 'psql shop < dump.sql'"),
+    ('su -c "cat dump.sql | psql shop" postgres', "PL004", "cat dump.sql", 'su -c "psql shop < dump.sql" postgres'),
+    (
+        "docker exec -i -u root web sh -c 'cat access.log | grep 500'",
+        "PL001",
+        "cat access.log",
+        "docker exec -i -u root web sh -c 'grep 500 < access.log'",
+    ),
+    (
+        "docker compose exec -T web sh -c 'cat dump.sql | mysql shop'",
+        "PL004",
+        "cat dump.sql",
+        "docker compose exec -T web sh -c 'mysql shop < dump.sql'",
+    ),
+    (
+        "kubectl exec -i -n prod api -c app -- sh -c 'cat access.log | wc -l'",
+        "PL001",
+        "cat access.log",
+        "kubectl exec -i -n prod api -c app -- sh -c 'wc -l < access.log'",
+    ),
+    (
+        "find . -name '*.log' -exec sh -c 'cat \"$1\" | wc -l' _ {} \\;",
+        "PL001",
+        'cat "$1"',
+        "find . -name '*.log' -exec sh -c 'wc -l < \"$1\"' _ {} \\;",
+    ),
+    (
+        "printf 'access.log\\0' | xargs -0 -n 1 -P 2 sh -c 'cat \"$1\" | wc -l' _",
+        "PL001",
+        'cat "$1"',
+        "printf 'access.log\\0' | xargs -0 -n 1 -P 2 sh -c 'wc -l < \"$1\"' _",
+    ),
+    ("watch -n 5 'cat access.log | wc -l'", "PL001", "cat access.log", "watch -n 5 'wc -l < access.log'"),
+    ("flock lockfile -c 'cat access.log | wc -l'", "PL001", "cat access.log", "flock lockfile -c 'wc -l < access.log'"),
+    ("flock -w 5 lockfile sh -c 'cat access.log | wc -l'", "PL001", "cat access.log", "flock -w 5 lockfile sh -c 'wc -l < access.log'"),
+    ('ssh db "sh -c \'cat access.log | wc -l\'"', "PL001", "cat access.log", 'ssh db "sh -c \'wc -l < access.log\'"'),
+    (
+        "runuser -u app -- sh -c 'cat access.log | wc -l'",
+        "PL001",
+        "cat access.log",
+        "runuser -u app -- sh -c 'wc -l < access.log'",
+    ),
+    (
+        "docker exec web su app -c 'cat access.log | wc -l'",
+        "PL001",
+        "cat access.log",
+        "docker exec web su app -c 'wc -l < access.log'",
+    ),
+]
+
+
+@pytest.mark.parametrize(("line", "code", "written", "after"), FIXED)
+def test_a_fix_inside_the_command_keeps_what_the_outer_script_does(line, code, written, after, tmp_path):
+    finding = only_finding(line)
+    assert finding.code == code
+    assert_placed(line, finding, written)
+    fixed = fix_all(SETUP + line + "\n")
+    assert fixed.decode() == SETUP + after + "\n"
+    outcome = assert_same_behaviour((SETUP + line + "\n").encode(), fixed, tmp_path, "dash", strict=True)
+    assert outcome.status == 0 and outcome.stdout, outcome  # it ran, for real, and printed something
+
+
+DISPLAY_ONLY = [
+    # (line, the text it points at, the rewrite the message shows)
+    ("ssh db cat access.log '|' wc -l", "cat access.log", "wc -l < access.log"),  # the edit would cross ssh's joins
+    ('sh -c "cat access.log | grep -c \\"500\\""', "cat access.log", 'grep -c "500" < access.log'),
+    ("find . -name '*.log' -exec sh -c 'cat {} | wc -l' \\;", "cat {}", "wc -l < {}"),  # find writes each name there
+    ("printf 'access.log\\n' | xargs -I {} sh -c 'cat {} | wc -l'", "cat {}", "wc -l < {}"),
+    ("ssh db \"cat access.log | grep 'a b'\"", "cat access.log", "grep 'a b' < access.log"),  # fine for "…"
+]
+
+
+@pytest.mark.parametrize(("line", "written", "rewrite"), DISPLAY_ONLY[:4])
+def test_no_fix_where_the_outer_command_cannot_take_the_edit(line, written, rewrite):
+    finding = only_finding(line)
+    assert_placed(line, finding, written)
+    assert finding.fix is None
+    assert f": `{rewrite}`)" in finding.message
+    assert fix_all(SETUP + line + "\n") == (SETUP + line + "\n").encode()
+
+
+def test_single_quotes_inside_double_quotes_are_fine_for_the_edit(tmp_path):
+    line, written, rewrite = DISPLAY_ONLY[4]
+    finding = only_finding(line)
+    assert_placed(line, finding, written)
+    assert finding.fix is not None
+    fixed = fix_all(SETUP + line + "\n")
+    assert fixed.decode().endswith(f'ssh db "{rewrite}"\n')
+    assert_same_behaviour((SETUP + line + "\n").encode(), fixed, tmp_path, "dash", strict=True)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ssh -N db 'cat access.log | wc -l'",  # no command runs
+        "ssh -s db 'cat access.log | wc -l'",  # a subsystem, not a shell command
+        'ssh $SSH_OPTS db "cat access.log | wc -l"',  # which word is the host cannot be told
+        "docker run img sh -c 'cat access.log | wc -l'",  # not `exec`
+        "zsh -c 'cat access.log | wc -l'",  # a shell pipelint does not read
+    ],
+)
+def test_commands_whose_text_is_not_read(line):
+    assert lint_all(SETUP + line + "\n") == []
+
+
+@pytest.mark.parametrize(
+    ("line", "settings", "codes"),
+    [
+        # PL503's fix is a here-string: only where the inner shell is bash
+        ("ssh db 'echo \"$x\" | wc -c'", {}, []),
+        ("ssh db 'echo \"$x\" | wc -c'", {"remote_shell": "bash"}, ["PL503"]),
+        ("su app -c 'echo \"$x\" | wc -c'", {}, []),
+        ("su app -c 'echo \"$x\" | wc -c'", {"remote_shell": "bash"}, ["PL503"]),
+        ("su -s /bin/bash app -c 'echo \"$x\" | wc -c'", {}, ["PL503"]),
+        ("flock f -c 'echo \"$x\" | wc -c'", {"remote_shell": "bash"}, ["PL503"]),
+        ("watch 'echo \"$x\" | wc -c'", {"remote_shell": "bash"}, []),  # watch always uses sh -c
+        ('ssh db "bash -c \'echo \\"\\$x\\" | wc -c\'"', {}, ["PL503"]),  # the remote command names its shell
+        ("docker exec web bash -c 'echo \"$x\" | wc -c'", {}, ["PL503"]),
+        ("docker exec web sh -c 'echo \"$x\" | wc -c'", {}, []),
+    ],
+)
+def test_the_dialect_is_the_shell_that_runs_the_text(line, settings, codes):
+    assert [f.code for f in lint_all(line + "\n", "outer.bash", **settings)] == codes
