@@ -55,6 +55,17 @@ class Quoting(Enum):
         return all(ch in _BARE for ch in content)
 
 
+# Where a piece of each quoting sits, for advice: "would need quoting inside '…'".
+_WHERE = {
+    Quoting.RAW: "the text",
+    Quoting.LINE: "one line of the host (a line break there would start another)",
+    Quoting.SINGLE: "'…'",
+    Quoting.DOUBLE: '"…"',
+    Quoting.HEREDOC: "a here-document whose delimiter is unquoted",
+    Quoting.UNQUOTED: "an unquoted word",
+    Quoting.ESCAPED: "an escape",
+}
+
 # Bytes a bare shell word may hold without quoting (no blanks, no metacharacters).
 _BARE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./-=:,@%+")
 
@@ -162,27 +173,48 @@ class Region:
 
     def outer_edit(self, edit: Edit) -> Edit | None:
         """The same edit in host bytes, or None when the host's quoting cannot take it unchanged."""
+        placed = self._place(edit)
+        return placed if isinstance(placed, Edit) else None
+
+    def _place(self, edit: Edit) -> Edit | str:
+        """The edit in host bytes, or why it has no place there (for the advice a user reads)."""
         if edit.end > edit.start:
             piece = self.piece_at(edit.start)
         else:  # an insertion may land at a piece's end
             piece = self.piece_at(edit.start) or self.piece_ending_at(edit.start)
-        if piece is None or edit.end > piece.inner_end or not piece.holds(edit.content):
-            return None
+        touched = [p for p in self.pieces if p.inner < max(edit.end, edit.start + 1) and edit.start < p.inner_end]
+        if piece is not None:
+            touched.append(piece)
+        if any(Quoting.ESCAPED in p.quotings for p in touched):
+            return "the edit touches a character written with a backslash, or a name the launcher writes in (`{}`)"
+        if piece is None or edit.end > piece.inner_end:
+            return "the edit spans text the outer command puts together (its words, expansions, or lines `<<-` strips)"
+        for quoting in piece.quotings:
+            if not quoting.holds(edit.content):
+                return f"its new text would need quoting inside {_WHERE[quoting]}"
         shift = piece.outer - piece.inner
         return Edit(edit.start + shift, edit.end + shift, edit.content)
 
-    def outer_edits(self, edits: Sequence[Edit]) -> tuple[Edit, ...] | None:
-        """All of a fix's edits in host bytes, or None when one of them has no place there.
+    def place_edits(self, edits: Sequence[Edit]) -> tuple[Edit, ...] | str:
+        """All of a fix's edits in host bytes, or why they have no place there.
 
-        Also None when the edited text would hold a line equal to one of the
-        terminators: the host's here-document would end on it.
+        No place either when the edited text would hold a line equal to one
+        of the terminators: the host's here-document would end on it.
         """
-        mapped = [self.outer_edit(edit) for edit in edits]
-        if any(edit is None for edit in mapped):
-            return None
+        mapped = []
+        for edit in edits:
+            placed = self._place(edit)
+            if isinstance(placed, str):
+                return placed
+            mapped.append(placed)
         if self.terminators and self._writes_terminator(edits):
-            return None
-        return tuple(sorted(mapped))  # type: ignore[arg-type]
+            return "the edit would write the line that ends the here-document"
+        return tuple(sorted(mapped))
+
+    def outer_edits(self, edits: Sequence[Edit]) -> tuple[Edit, ...] | None:
+        """All of a fix's edits in host bytes, or None when one of them has no place there (place_edits)."""
+        placed = self.place_edits(edits)
+        return None if isinstance(placed, str) else placed
 
     def _writes_terminator(self, edits: Sequence[Edit]) -> bool:
         """The edits leave more lines that read as a terminator than there were (leading TABs ignored: `<<-`)."""

@@ -113,26 +113,26 @@ def test_a_fix_inside_the_command_keeps_what_the_outer_script_does(line, code, w
 
 
 DISPLAY_ONLY = [
-    # (line, the text it points at, the rewrite the message shows)
-    ("ssh db cat access.log '|' wc -l", "cat access.log", "wc -l < access.log"),  # the edit would cross ssh's joins
-    ('sh -c "cat access.log | grep -c \\"500\\""', "cat access.log", 'grep -c "500" < access.log'),
-    ("find . -name '*.log' -exec sh -c 'cat {} | wc -l' \\;", "cat {}", "wc -l < {}"),  # find writes each name there
-    ("printf 'access.log\\n' | xargs -I {} sh -c 'cat {} | wc -l'", "cat {}", "wc -l < {}"),
-    ("ssh db \"cat access.log | grep 'a b'\"", "cat access.log", "grep 'a b' < access.log"),  # fine for "…"
+    # (line, the text it points at, the rewrite the message shows, why the advice says it is not applied)
+    ("ssh db cat access.log '|' wc -l", "cat access.log", "wc -l < access.log", "spans text the outer command puts"),
+    ('sh -c "cat access.log | grep -c \\"500\\""', "cat access.log", 'grep -c "500" < access.log', "backslash"),
+    ("find . -name '*.log' -exec sh -c 'cat {} | wc -l' \\;", "cat {}", "wc -l < {}", "the launcher writes in"),
+    ("printf 'access.log\\n' | xargs -I {} sh -c 'cat {} | wc -l'", "cat {}", "wc -l < {}", "the launcher writes in"),
 ]
 
 
-@pytest.mark.parametrize(("line", "written", "rewrite"), DISPLAY_ONLY[:4])
-def test_no_fix_where_the_outer_command_cannot_take_the_edit(line, written, rewrite):
+@pytest.mark.parametrize(("line", "written", "rewrite", "reason"), DISPLAY_ONLY)
+def test_no_fix_where_the_outer_command_cannot_take_the_edit(line, written, rewrite, reason):
     finding = only_finding(line)
     assert_placed(line, finding, written)
     assert finding.fix is None
     assert f": `{rewrite}`)" in finding.message
+    assert finding.help.startswith("Redirect ") and reason in finding.help
     assert fix_all(SETUP + line + "\n") == (SETUP + line + "\n").encode()
 
 
 def test_single_quotes_inside_double_quotes_are_fine_for_the_edit(tmp_path):
-    line, written, rewrite = DISPLAY_ONLY[4]
+    line, written, rewrite = "ssh db \"cat access.log | grep 'a b'\"", "cat access.log", "grep 'a b' < access.log"
     finding = only_finding(line)
     assert_placed(line, finding, written)
     assert finding.fix is not None

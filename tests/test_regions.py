@@ -127,3 +127,20 @@ def test_builder_keeps_plain_expansions_and_hides_the_rest(written, placeholder)
     builder = RegionBuilder()
     builder.expansion(written)
     assert bytes(builder.text) == placeholder and builder.pieces == []
+
+
+def test_why_an_edit_has_no_place_is_told():
+    # host: ssh h cat "a\"b" '|' wc  → inner: cat a"b | wc
+    inner = region(
+        Piece(0, 6, 3, (Quoting.UNQUOTED,)),
+        Piece(4, 11, 1, (Quoting.DOUBLE,)),
+        Piece(5, 13, 1, (Quoting.ESCAPED,)),
+        Piece(6, 14, 1, (Quoting.DOUBLE,)),
+        Piece(8, 18, 1, (Quoting.SINGLE,)),
+        Piece(10, 21, 2, (Quoting.UNQUOTED,)),
+        text=b'cat a"b | wc',
+    )
+    assert "backslash" in inner.place_edits([Edit(4, 7, b"x")])
+    assert "puts together" in inner.place_edits([Edit(8, 12, b"")])  # `| wc`: two words and the blank ssh adds
+    assert inner.place_edits([Edit.insert(12, b" < f")]) == "its new text would need quoting inside an unquoted word"
+    assert inner.place_edits([Edit(10, 12, b"nl")]) == (Edit(21, 23, b"nl"),)
