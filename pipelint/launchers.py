@@ -2,9 +2,10 @@
 
 `docker exec C sh -c '…'`, `kubectl exec P -- sh -c '…'`, `xargs sh -c '…'`,
 `find … -exec sh -c '…' _ {} \\;`, `flock FILE sh -c '…'`, `runuser -u U --
-sh -c '…'` and `watch -x …` each run a command line written after their
-options. `launches(command)` says which, so that `shell_runners.py` can read
-it like any command and find the script it runs.
+sh -c '…'`, `chroot DIR sh -c '…'`, `setsid sh -c '…'` and `watch -x …`
+each run a command line written after their options. `launches(command)`
+says which, so that `shell_runners.py` can read it like any command and find
+the script it runs.
 
 The command model (command.py) does not see through them as it sees through
 `sudo`: what they launch runs somewhere else (a container, a pod), once per
@@ -144,6 +145,19 @@ def _runuser(command: Command) -> list[Launch]:
     return _launch(command, command.operands, "runuser -u", True)
 
 
+def _chroot(command: Command) -> list[Launch]:
+    """`chroot [opts] NEWROOT CMD…`: CMD runs with another root directory."""
+    operands = command.operands
+    if len(operands) < 2 or not command.exact:
+        return []
+    return _launch(command, operands[1:], "chroot", True)
+
+
+def _setsid(command: Command) -> list[Launch]:
+    """`setsid [-c] [-f] [-w] CMD…`: CMD runs in a new session."""
+    return _launch(command, command.operands, "setsid", True) if command.exact else []
+
+
 def _watch(command: Command) -> list[Launch]:
     """`watch -x CMD…` runs the words as they are (without -x it joins them for `sh -c`)."""
     if not command.has("-x", "--exec") or not command.exact:
@@ -167,6 +181,8 @@ LAUNCHERS: dict[bytes, Callable[[Command], list[Launch]]] = {
     b"find": _find,
     b"flock": _flock,
     b"runuser": _runuser,
+    b"chroot": _chroot,
+    b"setsid": _setsid,
     b"watch": _watch,
 }
 

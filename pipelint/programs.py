@@ -78,6 +78,7 @@ _WATCH = OptionSpec(short_with_value="nq", long_with_value=_long("--interval", "
 # util-linux flock: `flock [opts] FILE CMD…` or `flock [opts] FILE -c CMD`: -c only right after FILE.
 _FLOCK = OptionSpec(short_with_value="wE", long_with_value=_long("--timeout", "--conflict-exit-code"),
                     options_end_at_operand=True)  # fmt: skip
+_CHROOT = OptionSpec(long_with_value=_long("--userspec", "--groups"), options_end_at_operand=True)
 # docker/podman before the subcommand (`docker -H tcp://h exec …`), and `docker exec`'s own options:
 # both stop at the first operand, as docker's flag parser does for exec.
 DOCKER = OptionSpec(
@@ -216,6 +217,8 @@ PROGRAMS: dict[bytes, OptionSpec] = {
     b"xargs": XARGS,
     b"watch": _WATCH,
     b"flock": _FLOCK,
+    b"chroot": _CHROOT,
+    b"setsid": OptionSpec(options_end_at_operand=True),
     b"docker": DOCKER,
     b"podman": DOCKER,
     b"docker-compose": COMPOSE,

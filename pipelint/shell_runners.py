@@ -191,15 +191,37 @@ def _fed_script(command: Command, dialect: Dialect | None, origin: str, **facts:
 
 
 def _stdin_text(command: Command) -> Node | None:
-    """The here-document or here-string that is the command's stdin (the last stdin redirect wins)."""
+    """The here-document or here-string that is the command's stdin (the last stdin redirect wins).
+
+    Also the here-document a bare `cat` pipes into it: `cat <<'EOF' | ssh host sh`.
+    """
     found = None
     for redirect in command.redirects:
         descriptor = next((syntax.text(c) for c in redirect.children if c.type == "file_descriptor"), b"0")
         if syntax.redirects_stdin(redirect) and descriptor == b"0":
             found = redirect
-    if found is None or found.type not in ("heredoc_redirect", "herestring_redirect"):
+    if found is None:
+        return _heredoc_through_cat(command.node)
+    if found.type not in ("heredoc_redirect", "herestring_redirect"):
         return None
     return found
+
+
+def _heredoc_through_cat(node: Node) -> Node | None:
+    """For the stage right after `cat <<EOF |`, that here-document (tree-sitter files the stages under it)."""
+    while node.parent is not None and node.parent.type == "pipeline":
+        stages = [child for child in node.parent.named_children if child.type != "comment"]
+        if not stages or stages[0] != node:
+            return None
+        node = node.parent
+    redirect = node.parent
+    if redirect is None or redirect.type != "heredoc_redirect" or redirect.parent is None:
+        return None
+    producer = redirect.parent.child_by_field_name("body")
+    if producer is None or syntax.command_name(producer) != b"cat" or syntax.arguments(producer):
+        return None
+    others = [child for child in redirect.parent.children if child.type in syntax.REDIRECT_TYPES and child != redirect]
+    return None if others or syntax.own_redirects(producer) else redirect
 
 
 # Finders: each reads one command (after its wrappers) and returns the scripts it runs.

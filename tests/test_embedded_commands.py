@@ -13,9 +13,7 @@ from harness import assert_same_behaviour, fix_all, lint_all
 
 from pipelint.positions import LineIndex
 
-SETUP = (
-    "for place in remote-db container-web pod-api; do mkdir -p $place && cp access.log dump.sql $place/; done\n"
-)
+SETUP = "for place in remote-db container-web pod-api; do mkdir -p $place && cp access.log dump.sql $place/; done\n"
 
 
 def only_finding(line: str, **settings):
@@ -84,8 +82,13 @@ FIXED = [
     ),
     ("watch -n 5 'cat access.log | wc -l'", "PL001", "cat access.log", "watch -n 5 'wc -l < access.log'"),
     ("flock lockfile -c 'cat access.log | wc -l'", "PL001", "cat access.log", "flock lockfile -c 'wc -l < access.log'"),
-    ("flock -w 5 lockfile sh -c 'cat access.log | wc -l'", "PL001", "cat access.log", "flock -w 5 lockfile sh -c 'wc -l < access.log'"),
-    ('ssh db "sh -c \'cat access.log | wc -l\'"', "PL001", "cat access.log", 'ssh db "sh -c \'wc -l < access.log\'"'),
+    (
+        "flock -w 5 lockfile sh -c 'cat access.log | wc -l'",
+        "PL001",
+        "cat access.log",
+        "flock -w 5 lockfile sh -c 'wc -l < access.log'",
+    ),
+    ("ssh db \"sh -c 'cat access.log | wc -l'\"", "PL001", "cat access.log", "ssh db \"sh -c 'wc -l < access.log'\""),
     (
         "runuser -u app -- sh -c 'cat access.log | wc -l'",
         "PL001",

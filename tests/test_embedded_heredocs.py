@@ -30,12 +30,18 @@ FIXED = [
     ("ssh db 'bash -s' <<\\EOF", "cat access.log | wc -l", "wc -l < access.log", "dash"),
     ('ssh db sudo bash -s -- one two <<"EOF"', "cat access.log | wc -l", "wc -l < access.log", "dash"),
     ("bash <<EOF", 'cat access.log | grep "$pattern"', 'grep "$pattern" < access.log', "bash"),
-    ("sh -s a b <<EOF", "echo \\$1 $(date +%Y) `echo x`\ncat access.log | wc -l", "echo \\$1 $(date +%Y) `echo x`\nwc -l < access.log", "dash"),
+    (
+        "sh -s a b <<EOF",
+        "echo \\$1 $(date +%Y) `echo x`\ncat access.log | wc -l",
+        "echo \\$1 $(date +%Y) `echo x`\nwc -l < access.log",
+        "dash",
+    ),
     ("sudo -u app bash <<'EOF'", "cat access.log | wc -l", "wc -l < access.log", "bash"),
     ("su - postgres <<'EOF'", "cat dump.sql | psql shop", "psql shop < dump.sql", "dash"),
     ("docker exec -i web sh <<'EOF'", "cat access.log | wc -l", "wc -l < access.log", "dash"),
     ("kubectl exec -i api -- sh -s <<'EOF'", "cat access.log | wc -l", "wc -l < access.log", "dash"),
     ("flock lockfile bash <<'EOF'", "cat access.log | wc -l", "wc -l < access.log", "dash"),
+    ("setsid sh <<'EOF'", "cat access.log | wc -l", "wc -l < access.log", "dash"),
 ]
 
 
@@ -93,7 +99,10 @@ def test_the_outer_shells_expansions_are_linted_once_as_the_outer_script():
     line = "echo $(cat access.log | wc -l) ${x:-$(cat words.txt | wc -l)}"
     script = f"bash <<EOF\n{line}\nEOF\n"
     first, second = line.index("cat access.log"), line.index("cat words.txt")
-    assert [(f.code, placed(script, f)[:2]) for f in lint_all(script)] == [("PL001", (1, first)), ("PL001", (1, second))]
+    assert [(f.code, placed(script, f)[:2]) for f in lint_all(script)] == [
+        ("PL001", (1, first)),
+        ("PL001", (1, second)),
+    ]
 
 
 def test_here_string_fed_to_bash(tmp_path):
@@ -136,7 +145,7 @@ def test_here_documents_that_are_data(opening):
     ],
 )
 def test_the_body_is_in_the_dialect_of_the_shell_that_reads_it(opening, settings, codes):
-    script = f"{opening}\necho \"$x\" | wc -c\nEOF\n"
+    script = f'{opening}\necho "$x" | wc -c\nEOF\n'
     assert [f.code for f in lint_all(script, "outer.bash", **settings)] == codes
 
 
@@ -154,3 +163,21 @@ def test_a_nested_sh_c_in_a_body_is_read_too(tmp_path):
     fixed = fix_all(script)
     assert fixed.decode() == f"{SETUP}ssh db <<'EOF'\nsh -c 'wc -l < access.log'\nEOF\n"
     assert_same_behaviour(script.encode(), fixed, tmp_path, "dash", strict=True)
+
+
+@pytest.mark.parametrize("shell", ["ssh -T db sh", "sudo bash -s | cat -n"])
+def test_a_here_document_piped_in_by_a_bare_cat_is_the_script_too(shell, tmp_path):
+    # PL002 attaches the here-document to the shell; the fix in the body lands in the same pass.
+    script = f"{SETUP}cat << SCRIPT | {shell}\ncat access.log | wc -l\nSCRIPT\n"
+    codes = [f.code for f in lint_all(script)]
+    assert codes == ["PL002", "PL001"]
+    fixed = fix_all(script).decode()
+    assert "wc -l < access.log\nSCRIPT\n" in fixed and "cat <<" not in fixed
+    assert_same_behaviour(script.encode(), fixed.encode(), tmp_path, "dash", strict=True)
+
+
+@pytest.mark.parametrize(
+    "opening", ["cat notes.txt << SCRIPT | sh", "cat << SCRIPT < words.txt | sh", "cat << SCRIPT | grep x | sh"]
+)
+def test_a_cat_that_sends_something_else_sends_no_script(opening):
+    assert "PL001" not in [f.code for f in lint_all(f"{opening}\ncat access.log | wc -l\nSCRIPT\n")]

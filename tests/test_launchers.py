@@ -53,6 +53,8 @@ def launched(script: str) -> list[tuple[str, str, bool, str]]:
         ("flock -w 5 /run/lock sh -c 'x'", [("sh", "-c 'x'", True, "")]),
         ("watch -x -n 1 sh -c 'x'", [("sh", "-c 'x'", False, "")]),
         ("runuser -u app -- sh -c 'x'", [("sh", "-c 'x'", True, "")]),
+        ("chroot --userspec=app /srv/root sh -c 'x'", [("sh", "-c 'x'", True, "")]),
+        ("setsid -f sh -c 'x'", [("sh", "-c 'x'", True, "")]),
     ],
 )
 def test_what_a_launcher_runs(script, expected):
@@ -71,6 +73,7 @@ def test_what_a_launcher_runs(script, expected):
         "find . -exec sh -c 'x'",  # no `;`: find refuses it
         "flock /run/lock -c 'x'",  # a script, not a command line (shell_runners.py)
         "flock 9",
+        "chroot /srv/root",  # an interactive shell
         "watch 'x'",  # joined for sh -c (shell_runners.py)
         "sudo sh -c 'x'",  # a wrapper, which the command model sees through
     ],

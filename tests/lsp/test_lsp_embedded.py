@@ -25,7 +25,9 @@ async def test_a_finding_inside_ssh_has_the_outer_range_and_its_fix_applies(clie
     assert found.code == "PL001"
     start, end = utf16(PREFIX), utf16(PREFIX + "cat access.log")
     assert found.range == types.Range(types.Position(3, start), types.Position(3, end))
-    (action,) = [a for a in await code_actions(client, uri, found.range) if a.title == "PL001: Redirect access.log into grep"]
+    (action,) = [
+        a for a in await code_actions(client, uri, found.range) if a.title == "PL001: Redirect access.log into grep"
+    ]
     fixed = apply_workspace_edit(TEXT, uri, action.edit, version=1)
     assert fixed == TEXT.replace("cat access.log | grep 500", "grep 500 < access.log")
     change_document(client, uri, fixed, 2)
