@@ -272,6 +272,7 @@ class RegionBuilder:
         self.text = bytearray()
         self.pieces: list[Piece] = []
         self.substituted = substituted
+        self.expanded = False  # the text holds an expansion of the outer shell
 
     def copy(self, data: bytes, outer: int, quotings: Quoting | tuple[Quoting, ...]) -> None:
         """Bytes that are in the host as they are in the inner text."""
@@ -304,10 +305,18 @@ class RegionBuilder:
         value there); anything else (`$(…)`, `` `…` ``, `${x:-…}`) becomes
         underscores, so that its text is not linted twice.
         """
+        self.expanded = True
         if _PLAIN_EXPANSION.match(written):
             self.invent(written)
         else:
             self.invent(b"_" * max(1, len(written.replace(b"\n", b""))))
 
     def region(self, dialect: Dialect, origin: str, anchor: int, **facts: object) -> Region:
+        """The region built; its parse failures are not the host's to report when an expansion is in it.
+
+        The outer shell's expansion may well be what makes it parse (`sh -c
+        "$cmd <>/dev/$tty"`), and a file that parsed must not turn into one
+        that did not because of text pipelint reconstructed.
+        """
+        facts.setdefault("reports_parse_failures", not self.expanded)
         return Region(bytes(self.text), tuple(self.pieces), dialect, origin, anchor=anchor, **facts)  # type: ignore[arg-type]

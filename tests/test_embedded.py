@@ -92,3 +92,11 @@ def test_no_embedded_flag_and_config_key(tmp_path):
     (tmp_path / ".pipelint.toml").write_text('remote-shell = "zsh"\n')
     completed = run_cli("check", "job.sh", cwd=tmp_path)
     assert completed.returncode == 2 and b"remote-shell" in completed.stderr
+
+
+def test_a_string_that_does_not_parse_is_reported_unless_the_outer_shell_expands_part_of_it():
+    broken = process(b"sh -c 'if true; then echo x'\n", "outer.sh", Settings(), None)
+    assert len(broken.parse_failures) == 1
+    # tree-sitter-bash cannot parse `<>`; with `${console}` in it the text is partly the outer shell's
+    expanded = process(b'setsid sh -c "exec sh -i <>/dev/${console} 1>&0 2>&1"\n', "outer.sh", Settings(), None)
+    assert expanded.parse_failures == []

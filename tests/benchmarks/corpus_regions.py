@@ -13,6 +13,8 @@ accepted before is still accepted after. It reports:
   there first), rule crashes and exceptions;
 - fixed scripts whose syntax check breaks (must be none).
 
+--any-name takes every text file (bash-completion's files have no shebang).
+
     python tests/benchmarks/corpus_regions.py /work/corpus/x /usr/share /usr/lib /etc
 """
 
@@ -39,7 +41,7 @@ MAX_SIZE = 1 << 20
 _SHEBANG = re.compile(rb"^#![ \t]*\S*/(?:env[ \t]+)?(?:sh|bash|dash|ksh)\b")
 
 
-def scripts(folders: list[str]) -> list[Path]:
+def scripts(folders: list[str], any_name: bool = False) -> list[Path]:
     found = []
     for folder in folders:
         for root, _, names in os.walk(folder):
@@ -52,7 +54,7 @@ def scripts(folders: list[str]) -> list[Path]:
                         head = handle.read(128)
                 except OSError:
                     continue
-                if name.endswith((".sh", ".bash")) or _SHEBANG.match(head):
+                if name.endswith((".sh", ".bash")) or _SHEBANG.match(head) or (any_name and b"\0" not in head):
                     found.append(path)
     return sorted(set(found))
 
@@ -105,8 +107,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("folders", nargs="+")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--any-name", action="store_true", help="every text file (bash-completion files have no shebang)")
     arguments = parser.parse_args()
-    paths = scripts(arguments.folders)
+    paths = scripts(arguments.folders, arguments.any_name)
     with multiprocessing.Pool(arguments.jobs) as pool:
         results = pool.map(one, paths, chunksize=8)
     kinds: collections.Counter = collections.Counter()
