@@ -61,6 +61,15 @@ def fix_all(source: str | bytes, path: str = "script.sh", unsafe: bool = False, 
     return linter.process(data, path, Settings(unsafe_fixes=unsafe, **settings), None, fix=True).final_source
 
 
+def assert_fixed_and_same(
+    script: str, expected: str, tmp_path: Path, shell: str, path: str = "script.sh", unsafe: bool = False
+) -> Outcome:
+    """`--fix` turns script into expected, and both run the same, stderr included (strict)."""
+    fixed = fix_all(script, path, unsafe)
+    assert fixed.decode() == expected
+    return assert_same_behaviour(script.encode(), fixed, tmp_path, shell, strict=True)
+
+
 def shell_for(source: bytes, path: str) -> str:
     return "dash" if detect(source, path) is Dialect.SH else "bash"
 

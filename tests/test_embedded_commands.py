@@ -9,7 +9,7 @@ stand-ins, and stdout, stderr, status and files must match.
 from __future__ import annotations
 
 import pytest
-from harness import assert_same_behaviour, fix_all, lint_all
+from harness import assert_fixed_and_same, fix_all, lint_all
 
 from pipelint.positions import LineIndex
 
@@ -109,9 +109,7 @@ def test_a_fix_inside_the_command_keeps_what_the_outer_script_does(line, code, w
     finding = only_finding(line)
     assert finding.code == code
     assert_placed(line, finding, written)
-    fixed = fix_all(SETUP + line + "\n")
-    assert fixed.decode() == SETUP + after + "\n"
-    outcome = assert_same_behaviour((SETUP + line + "\n").encode(), fixed, tmp_path, "dash", strict=True)
+    outcome = assert_fixed_and_same(SETUP + line + "\n", SETUP + after + "\n", tmp_path, "dash")
     assert outcome.status == 0 and outcome.stdout, outcome  # it ran, for real, and printed something
 
 
@@ -139,9 +137,7 @@ def test_single_quotes_inside_double_quotes_are_fine_for_the_edit(tmp_path):
     finding = only_finding(line)
     assert_placed(line, finding, written)
     assert finding.fix is not None
-    fixed = fix_all(SETUP + line + "\n")
-    assert fixed.decode().endswith(f'ssh db "{rewrite}"\n')
-    assert_same_behaviour((SETUP + line + "\n").encode(), fixed, tmp_path, "dash", strict=True)
+    assert_fixed_and_same(SETUP + line + "\n", f'{SETUP}ssh db "{rewrite}"\n', tmp_path, "dash")
 
 
 @pytest.mark.parametrize(

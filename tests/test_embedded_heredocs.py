@@ -9,7 +9,7 @@ by running the outer script before and after with the stand-ins.
 from __future__ import annotations
 
 import pytest
-from harness import assert_same_behaviour, fix_all, lint_all
+from harness import assert_fixed_and_same, assert_same_behaviour, fix_all, lint_all
 
 from pipelint.positions import LineIndex
 
@@ -42,6 +42,8 @@ FIXED = [
     ("kubectl exec -i api -- sh -s <<'EOF'", "cat access.log | wc -l", "wc -l < access.log", "dash"),
     ("flock lockfile bash <<'EOF'", "cat access.log | wc -l", "wc -l < access.log", "dash"),
     ("setsid sh <<'EOF'", "cat access.log | wc -l", "wc -l < access.log", "dash"),
+    ("sh -s <<-EOF", "\t\tcat access.log | wc -l", "\t\twc -l < access.log", "dash"),  # the TABs are skipped
+    ("ssh db <<'EOF'", "sh -c 'cat access.log | wc -l'", "sh -c 'wc -l < access.log'", "dash"),  # nested sh -c
 ]
 
 
@@ -49,22 +51,22 @@ FIXED = [
 def test_a_fix_in_the_body_keeps_what_the_outer_script_does(opening, body, after, shell, tmp_path):
     script = f"{SETUP}pattern=500\n{opening}\n{body}\nEOF\necho after\n"
     (finding,) = lint_all(script, "outer.bash")
-    line, column, written = placed(script, finding)
-    body_line = body.splitlines()[-1]
-    assert (line, column) == (3 + len(body.splitlines()) - 1, 0) and body_line.encode().startswith(written)
-    fixed = fix_all(script, "outer.bash")
-    assert fixed.decode() == f"{SETUP}pattern=500\n{opening}\n{after}\nEOF\necho after\n"
-    outcome = assert_same_behaviour(script.encode(), fixed, tmp_path, shell, strict=True)
+    last = body.splitlines()[-1]
+    column = last.index("cat ")
+    assert placed(script, finding) == (2 + len(body.splitlines()), column, last[column:].split(" |")[0].encode())
+    expected = f"{SETUP}pattern=500\n{opening}\n{after}\nEOF\necho after\n"
+    outcome = assert_fixed_and_same(script, expected, tmp_path, shell, "outer.bash")
     assert outcome.status == 0 and outcome.stdout.endswith(b"after\n") and len(outcome.stdout) > len(b"after\n")
 
 
-def test_leading_tabs_of_a_dash_here_document_are_skipped(tmp_path):
-    script = f"{SETUP}sh -s <<-EOF\n\t\tcat access.log | wc -l\n\tEOF\n"
+def test_a_tab_indented_delimiter_of_a_dash_here_document_is_kept(tmp_path):
+    # <<- strips the TABs before the closing delimiter too; the fix must leave that line as it is.
+    script = f"{SETUP}sh -s <<-EOF\n\t\tcat access.log | wc -l\n\tEOF\necho after\n"
     (finding,) = lint_all(script)
     assert placed(script, finding) == (2, 2, b"cat access.log")
-    fixed = fix_all(script)
-    assert fixed.decode() == f"{SETUP}sh -s <<-EOF\n\t\twc -l < access.log\n\tEOF\n"
-    assert_same_behaviour(script.encode(), fixed, tmp_path, "dash", strict=True)
+    expected = f"{SETUP}sh -s <<-EOF\n\t\twc -l < access.log\n\tEOF\necho after\n"
+    outcome = assert_fixed_and_same(script, expected, tmp_path, "dash")
+    assert outcome.stdout.endswith(b"after\n") and outcome.stdout != b"after\n"
 
 
 def test_a_fix_across_stripped_tabs_is_shown_not_applied():
@@ -76,9 +78,7 @@ def test_a_fix_across_stripped_tabs_is_shown_not_applied():
 
 def test_a_pipeline_across_lines_of_a_quoted_body_is_fixed(tmp_path):
     script = f"{SETUP}ssh db <<'EOF'\ncat access.log |\n  grep 500\nEOF\n"
-    fixed = fix_all(script)
-    assert fixed.decode() == f"{SETUP}ssh db <<'EOF'\ngrep 500 < access.log\nEOF\n"
-    assert_same_behaviour(script.encode(), fixed, tmp_path, "dash", strict=True)
+    assert_fixed_and_same(script, f"{SETUP}ssh db <<'EOF'\ngrep 500 < access.log\nEOF\n", tmp_path, "dash")
 
 
 @pytest.mark.parametrize(
@@ -109,9 +109,7 @@ def test_here_string_fed_to_bash(tmp_path):
     script = f"{SETUP}bash <<< 'cat access.log | wc -l'\n"
     (finding,) = lint_all(script, "outer.bash")
     assert placed(script, finding) == (1, 10, b"cat access.log")
-    fixed = fix_all(script, "outer.bash")
-    assert fixed.decode() == f"{SETUP}bash <<< 'wc -l < access.log'\n"
-    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash", strict=True)
+    assert_fixed_and_same(script, f"{SETUP}bash <<< 'wc -l < access.log'\n", tmp_path, "bash", "outer.bash")
 
 
 @pytest.mark.parametrize(
@@ -156,24 +154,18 @@ def test_a_bash_body_gets_a_here_string_fix_and_it_runs(tmp_path):
     assert_same_behaviour(script.encode(), fixed, tmp_path, "bash", strict=True)
 
 
-def test_a_nested_sh_c_in_a_body_is_read_too(tmp_path):
-    script = f"{SETUP}ssh db <<'EOF'\nsh -c 'cat access.log | wc -l'\nEOF\n"
-    (finding,) = lint_all(script)
-    assert placed(script, finding) == (2, 7, b"cat access.log")
-    fixed = fix_all(script)
-    assert fixed.decode() == f"{SETUP}ssh db <<'EOF'\nsh -c 'wc -l < access.log'\nEOF\n"
-    assert_same_behaviour(script.encode(), fixed, tmp_path, "dash", strict=True)
-
-
-@pytest.mark.parametrize("shell", ["ssh -T db sh", "sudo bash -s | cat -n"])
-def test_a_here_document_piped_in_by_a_bare_cat_is_the_script_too(shell, tmp_path):
+@pytest.mark.parametrize(
+    ("opening", "after"),
+    [
+        ("cat << SCRIPT | ssh -T db sh", "ssh -T db sh << SCRIPT"),
+        ("cat <<SCRIPT | sudo bash -s | cat -n", "sudo bash -s <<SCRIPT | cat -n"),
+    ],
+)
+def test_a_here_document_piped_in_by_a_bare_cat_is_the_script_too(opening, after, tmp_path):
     # PL002 attaches the here-document to the shell; the fix in the body lands in the same pass.
-    script = f"{SETUP}cat << SCRIPT | {shell}\ncat access.log | wc -l\nSCRIPT\n"
-    codes = [f.code for f in lint_all(script)]
-    assert codes == ["PL002", "PL001"]
-    fixed = fix_all(script).decode()
-    assert "wc -l < access.log\nSCRIPT\n" in fixed and "cat <<" not in fixed
-    assert_same_behaviour(script.encode(), fixed.encode(), tmp_path, "dash", strict=True)
+    script = f"{SETUP}{opening}\ncat access.log | wc -l\nSCRIPT\n"
+    assert [f.code for f in lint_all(script)] == ["PL002", "PL001"]
+    assert_fixed_and_same(script, f"{SETUP}{after}\nwc -l < access.log\nSCRIPT\n", tmp_path, "dash")
 
 
 @pytest.mark.parametrize(
