@@ -66,8 +66,9 @@ def test_a_directive_inside_the_inner_script_works_too():
 
 def test_dialect_of_the_inner_script_is_the_shell_that_runs_it():
     # bash -c may get a here-string fix; sh -c may not
-    assert [f.code for f in findings("bash -c 'echo \"$x\" | wc -c'\n", "outer.bash")] == ["PL503"]
-    assert [f.code for f in findings("sh -c 'echo \"$x\" | wc -c'\n", "outer.bash")] == []
+    pl5 = {"extend_select": ("PL5",)}
+    assert [f.code for f in findings("bash -c 'echo \"$x\" | wc -c'\n", "outer.bash", **pl5)] == ["PL503"]
+    assert [f.code for f in findings("sh -c 'echo \"$x\" | wc -c'\n", "outer.bash", **pl5)] == []
 
 
 def test_zsh_and_unknown_shells_are_not_read():
