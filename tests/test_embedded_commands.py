@@ -75,6 +75,12 @@ FIXED = [
         "find . -name '*.log' -exec sh -c 'wc -l < \"$1\"' _ {} \\;",
     ),
     (
+        "find . -name '*.log' -exec sh -c 'for f; do cat \"$f\" | wc -l; done' _ {} +",
+        "PL001",
+        'cat "$f"',
+        "find . -name '*.log' -exec sh -c 'for f; do wc -l < \"$f\"; done' _ {} +",
+    ),
+    (
         "printf 'access.log\\0' | xargs -0 -n 1 -P 2 sh -c 'cat \"$1\" | wc -l' _",
         "PL001",
         'cat "$1"',
