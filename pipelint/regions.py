@@ -217,15 +217,25 @@ class Region:
         return None if isinstance(placed, str) else placed
 
     def _writes_terminator(self, edits: Sequence[Edit]) -> bool:
-        """The edits leave more lines that read as a terminator than there were (leading TABs ignored: `<<-`)."""
-        edited = bytearray(self.text)
+        """The edits leave more lines that read as a terminator than there were (leading TABs ignored: `<<-`).
+
+        Only the lines the edits touch can change: comparing those keeps a
+        body of 4,000 findings linear (the whole body each time took 40 s).
+        """
+        if not edits:
+            return False
+        text = self.text
+        start = text.rfind(b"\n", 0, min(edit.start for edit in edits)) + 1
+        end = text.find(b"\n", max(edit.end for edit in edits))
+        end = len(text) if end < 0 else end
+        edited = bytearray(text[start:end])
         for edit in sorted(edits, reverse=True):
-            edited[edit.start : edit.end] = edit.content
+            edited[edit.start - start : edit.end - start] = edit.content
 
-        def count(text: bytes) -> int:
-            return sum(line.lstrip(b"\t") in self.terminators for line in text.split(b"\n"))
+        def count(lines: bytes) -> int:
+            return sum(line.lstrip(b"\t") in self.terminators for line in lines.split(b"\n"))
 
-        return count(bytes(edited)) > count(self.text)
+        return count(bytes(edited)) > count(text[start:end])
 
     def inside(self, parent: Region) -> Region:
         """This region, found in parent.text, with its pieces mapped to parent's host.

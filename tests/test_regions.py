@@ -90,6 +90,9 @@ def test_an_edit_that_would_write_the_delimiter_line_has_no_place():
     assert inner.outer_edits([Edit(23, 24, b"")]) is None  # `EOFx` → `EOF`
     assert inner.outer_edits([Edit.insert(10, b"\n\tEOF")]) is None  # a new line `<<-` would read as the end
     assert inner.outer_edits([Edit(16, 19, b"EOS")]) == (Edit(31, 34, b"EOS"),)
+    joined = Region(b"cat f | wc\nEO\nF\n", (Piece(0, 15, 16),), Dialect.BASH, "here-document", terminators=(b"EOF",))
+    assert joined.outer_edits([Edit(13, 14, b"")]) is None  # `EO` and `F` joined: a new `EOF` line
+    assert joined.outer_edits([Edit(11, 12, b"")]) == (Edit(26, 27, b""),)  # `EO` → `O`: no end
 
 
 def test_edits_are_mapped_all_or_none():
