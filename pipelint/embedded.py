@@ -95,11 +95,12 @@ def _add_escaped(builder: RegionBuilder, data: bytes, outer: int, quoting: Quoti
 
 
 def words_region(
-    words: Sequence[Node], dialect: Dialect, origin: str, substituted: bytes = b"", **facts: object
+    words: Sequence[Node], dialect: Dialect, origin: str, substituted: bytes = b"", prefix: bytes = b"", **facts: object
 ) -> Region | None:
     """The inner script several words make when joined by blanks (as `ssh` and `sh -c` do), or None.
 
     substituted: text a launcher replaces in the words first (`{}`); it maps nowhere.
+    prefix: what the first word holds before the script (`--command=`), left out.
     """
     builder = RegionBuilder(substituted)
     for index, word in enumerate(words):
@@ -107,6 +108,10 @@ def words_region(
             builder.invent(b" ")
         if not _add_word(builder, word):
             return None
+    if prefix:
+        if not builder.text.startswith(prefix):
+            return None
+        builder.drop(len(prefix))
     anchor = words[0].start_byte if words else 0
     return builder.region(dialect, origin, anchor, **facts)
 
@@ -119,7 +124,7 @@ def _region_of(script: Script) -> Region | None:
     }
     redirect = script.redirect
     if redirect is None:
-        return words_region(script.words, script.dialect, script.origin, script.substituted, **facts)
+        return words_region(script.words, script.dialect, script.origin, script.substituted, script.prefix, **facts)
     if redirect.type == "heredoc_redirect":
         return heredoc_region(redirect, script.dialect, script.origin, **facts)
     word = redirect.named_children[-1] if redirect.named_children else None

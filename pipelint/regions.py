@@ -321,6 +321,16 @@ class RegionBuilder:
         else:
             self.invent(b"_" * max(1, len(written.replace(b"\n", b""))))
 
+    def drop(self, count: int) -> None:
+        """Forget the first count bytes built: an option in the same word as the script (`--command='…'`)."""
+        del self.text[:count]
+        kept = []
+        for piece in self.pieces:
+            if piece.inner_end > count:
+                cut = max(0, count - piece.inner)
+                kept.append(Piece(piece.inner + cut - count, piece.outer + cut, piece.length - cut, piece.quotings))
+        self.pieces = kept
+
     def region(self, dialect: Dialect, origin: str, anchor: int, **facts: object) -> Region:
         """The region built; its parse failures are not the host's to report when an expansion is in it.
 

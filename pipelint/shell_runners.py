@@ -58,6 +58,7 @@ class Script:
     words: tuple[Node, ...] = ()  # the text, as words a blank joins (one for `sh -c`)
     redirect: Node | None = None  # or the here-document / here-string on a shell's stdin
     substituted: bytes = b""  # what a launcher replaces in the text first (`{}`)
+    prefix: bytes = b""  # what the first word holds before the text: `--command=` of `su --command='…'`
     errexit: bool = False
     stdout_over_network: bool = False  # ssh's remote command: its output crosses the link
     stdin_over_network: bool = False
@@ -150,9 +151,13 @@ def _su(command: Command, remote_dialect: Dialect) -> list[Script]:
     given = command.option("-c") or command.option("--command")
     if given is None:
         return _fed_script(command, dialect, f"the here-document `{_name(command)}` runs")
-    if given.value_node is None:  # `-cCMD`, `--command=CMD`: text inside an option word
-        return []
-    return [Script(dialect, f"the command `{_name(command)} -c` runs", (given.value_node,))]
+    origin = f"the command `{_name(command)} -c` runs"
+    if given.value_node is not None:
+        return [Script(dialect, origin, (given.value_node,))]
+    # `-c'CMD'`, `--command='CMD'`: the text is the rest of the option's word.
+    # A cluster (`-lc'…'`) does not start with the prefix: words_region gives up on it.
+    attached = given.name.encode() + (b"=" if given.name == "--command" else b"")
+    return [Script(dialect, origin, (given.node,), prefix=attached)]
 
 
 def _watch(command: Command, remote_dialect: Dialect) -> list[Script]:

@@ -51,6 +51,13 @@ FIXED = [
     ("su - postgres -c 'cat dump.sql | psql shop'", "PL004", "cat dump.sql", "su - postgres -c 'psql shop < dump.sql'"),
     ('su -c "cat dump.sql | psql shop" postgres', "PL004", "cat dump.sql", 'su -c "psql shop < dump.sql" postgres'),
     (
+        "su - postgres --command='cat dump.sql | psql shop'",
+        "PL004",
+        "cat dump.sql",
+        "su - postgres --command='psql shop < dump.sql'",
+    ),
+    ("su postgres -c'cat dump.sql | psql shop'", "PL004", "cat dump.sql", "su postgres -c'psql shop < dump.sql'"),
+    (
         "docker exec -i -u root web sh -c 'cat access.log | grep 500'",
         "PL001",
         "cat access.log",
@@ -184,6 +191,7 @@ def test_single_quotes_inside_double_quotes_are_fine_for_the_edit(tmp_path):
         'ssh $SSH_OPTS db "cat access.log | wc -l"',  # which word is the host cannot be told
         "docker run img sh -c 'cat access.log | wc -l'",  # not `exec`
         "zsh -c 'cat access.log | wc -l'",  # a shell pipelint does not read
+        "su app -lc'cat access.log | wc -l'",  # -l and the script in one word: not taken apart
     ],
 )
 def test_commands_whose_text_is_not_read(line):
