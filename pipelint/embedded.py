@@ -13,7 +13,7 @@ plain `$name`/`${name}` stays as written (the inner script sees some value
 there), anything else (`$(…)`, `$((…))`, `${x:-…}`) becomes an opaque
 placeholder word, so that its text is not linted twice. Placeholders and the
 blanks that join several words map to no byte of the script: an edit there
-has nowhere to go. Here-document bodies have rules of their own (heredocs.py).
+has nowhere to go. Here-document bodies have rules of their own (heredoc_scripts.py).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from tree_sitter import Node
 from pipelint import syntax
 from pipelint.command import Command
 from pipelint.dialect import Dialect
-from pipelint.heredocs import heredoc_region
+from pipelint.heredoc_scripts import heredoc_region
 from pipelint.regions import Quoting, Region, RegionBuilder
 from pipelint.remote_commands import stdout_crosses_link
 from pipelint.shell_runners import FINDERS, LEADS, Script, scripts_run_by
