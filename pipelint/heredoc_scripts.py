@@ -27,6 +27,7 @@ from tree_sitter import Node
 
 from pipelint import syntax
 from pipelint.dialect import Dialect
+from pipelint.heredocs import skip_backquoted, skip_bracketed
 from pipelint.regions import Quoting, Region, RegionBuilder
 
 _NAME_START = re.compile(rb"[A-Za-z_]")
@@ -165,50 +166,13 @@ def _escape(scan: _Scan, index: int) -> int:
 def expansion_end(data: bytes, index: int) -> int | None:
     """Where the expansion starting at data[index] (`$…` or `` `…` ``) ends; None for a plain `$`."""
     if data[index] == 0x60:
-        return _closing_backquote(data, index + 1)
+        return skip_backquoted(data, index + 1)
     following = data[index + 1 : index + 2]
-    if following == b"(":
-        return _closing(data, index + 1, b"(", b")")
-    if following == b"{":
-        return _closing(data, index + 1, b"{", b"}")
-    if following == b"[":
-        return _closing(data, index + 1, b"[", b"]")
+    if following in (b"(", b"{", b"["):
+        return skip_bracketed(data, index + 1)
     if following and _NAME_START.match(following):
         match = _NAME.match(data, index + 1)
         return match.end() if match else None
     if following and following[0] in _SPECIAL_PARAMETERS:
         return index + 2
     return None
-
-
-def _closing_backquote(data: bytes, index: int) -> int:
-    while index < len(data):
-        if data[index] == 0x5C:
-            index += 2
-            continue
-        if data[index] == 0x60:
-            return index + 1
-        index += 1
-    return len(data)  # unterminated: the rest is the outer shell's (and its error)
-
-
-def _closing(data: bytes, index: int, opening: bytes, closing: bytes) -> int:
-    """Past the bracket that closes the one at data[index], skipping quoted text and escapes."""
-    depth = 0
-    while index < len(data):
-        byte = data[index : index + 1]
-        if byte == b"\\":
-            index += 2
-            continue
-        if byte in (b"'", b'"'):
-            end = data.find(byte, index + 1)
-            index = len(data) if end == -1 else end + 1
-            continue
-        if byte == opening:
-            depth += 1
-        elif byte == closing:
-            depth -= 1
-            if depth == 0:
-                return index + 1
-        index += 1
-    return len(data)
