@@ -159,12 +159,12 @@ def map_finding(finding: Finding, region: Region) -> Finding:
     fix = finding.fix
     if fix is None:
         return replace(finding, start=start, end=end)
-    edits = [region.outer_edit(edit) for edit in fix.edits]
-    if all(edit is not None for edit in edits):
-        return replace(finding, start=start, end=end, fix=replace(fix, edits=tuple(sorted(edits))))  # type: ignore[arg-type]
+    placed = region.place_edits(fix.edits)
+    if not isinstance(placed, str):
+        return replace(finding, start=start, end=end, fix=replace(fix, edits=placed))
     rewritten = _rewritten_lines(region.text, list(fix.edits))
     message = f"{finding.message} (in {region.origin}: `{rewritten}`)"
-    advice = f"{fix.title}, by hand: the quoting around {region.origin} cannot take the edit as it is"
+    advice = f"{fix.title} by hand: {placed}"
     return replace(finding, start=start, end=end, fix=None, message=message, help=finding.help or advice)
 
 

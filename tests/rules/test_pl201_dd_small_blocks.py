@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from harness import assert_lint, assert_same_behaviour, codes, fix, lint, run_script
+from harness import (
+    assert_fixed_and_same,
+    assert_lint,
+    assert_same_behaviour,
+    codes,
+    fix,
+    fix_all,
+    lint,
+    lint_all,
+    run_script,
+)
 
 from pipelint import dd_operands
 from pipelint.finding import Applicability
@@ -259,3 +269,18 @@ def test_operands_after_a_redirect_are_dd_operands(script):
     """bash gives `bs=1 count=3` after `< f` to dd; tree-sitter hangs them on the redirect
     (found in initramfs-tools' unmkinitramfs, where a safe bs=1M was offered)."""
     assert "PL201" not in codes(script, select=("PL201",))
+
+
+def test_dd_on_the_remote_side_of_ssh(tmp_path):
+    """`ssh h "dd if=/dev/sda of=/mnt/x.img"`: the remote command is a script like any other."""
+    script = 'ssh h "dd if=/dev/sda of=/mnt/x.img"\n'
+    (finding,) = lint_all(script)
+    assert finding.code == "PL201" and script.encode()[finding.start : finding.end] == b"dd if=/dev/sda of=/mnt/x.img"
+    # dd's records in/out lines come back over ssh's stderr: an unsafe fix (issue 13 class 7).
+    assert fix_all(script) == script.encode()
+    assert fix_all(script, unsafe=True).decode() == 'ssh h "dd if=/dev/sda of=/mnt/x.img bs=1M"\n'
+    setup = "mkdir -p remote-h && cp data.csv remote-h/\n"
+    copy = setup + 'ssh h "dd if=data.csv of=copy.csv status=none && cat copy.csv" | wc -c\n'
+    expected = copy.replace("status=none", "status=none bs=1M")
+    outcome = assert_fixed_and_same(copy, expected, tmp_path, "dash")
+    assert "remote-h/copy.csv" in outcome.files
