@@ -19,6 +19,7 @@ edit touching it has no place to go.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -35,9 +36,12 @@ class Quoting(Enum):
     DOUBLE = "double"  # inside "…": nothing the quotes would expand or end: $ ` " \
     UNQUOTED = "unquoted"  # a bare word: only characters that need no quoting
     ESCAPED = "escaped"  # the character after a backslash (`\\"`): a finding may point at it, no edit may touch it
+    # Copied as is, but the host cannot take an edit there: a folded YAML scalar (its
+    # line breaks are not the script's), a step that may also run under PowerShell.
+    READ_ONLY = "read-only"
 
     def holds(self, content: bytes) -> bool:
-        if self is Quoting.ESCAPED:
+        if self is Quoting.ESCAPED or self is Quoting.READ_ONLY:
             return False
         if self is Quoting.RAW:
             return True
@@ -75,6 +79,10 @@ class Piece:
         return all(quoting.holds(content) for quoting in self.quotings)
 
 
+# One stretch of a region's text: its bytes, where they are in the host (None: nowhere), their quoting there.
+Part = tuple[bytes, "int | None", Quoting]
+
+
 @dataclass(frozen=True)
 class Region:
     """An inner script: its text, its dialect, and how it maps back to the host text."""
@@ -101,6 +109,22 @@ class Region:
     def whole(cls, source: bytes, dialect: Dialect) -> Region:
         """A script file: every byte maps to itself."""
         return cls(source, (Piece(0, 0, len(source)),), dialect, "the script")
+
+    @classmethod
+    def from_parts(cls, parts: Iterable[Part], dialect: Dialect, origin: str, **facts: object) -> Region:
+        """The region whose text is the parts in order; a part with an outer offset is a piece.
+
+        Parts without one (a join, a placeholder) stand for no host byte.
+        """
+        text = bytearray()
+        pieces = []
+        for data, outer, quoting in parts:
+            if outer is not None and data:
+                pieces.append(Piece(len(text), outer, len(data), (quoting,)))
+            text += data
+        anchor = pieces[0].outer if pieces else 0
+        facts.setdefault("anchor", anchor)
+        return cls(bytes(text), tuple(pieces), dialect, origin, **facts)  # type: ignore[arg-type]
 
     def _index_at(self, offset: int) -> int:
         return bisect.bisect_right(self._starts, offset) - 1
@@ -162,6 +186,14 @@ class Region:
             return None
         shift = piece.outer - piece.inner
         return Edit(edit.start + shift, edit.end + shift, edit.content)
+
+    def inner_edit(self, edit: Edit) -> Edit | None:
+        """The inverse of outer_edit: a host edit as an edit of the text, or None when it is outside every piece."""
+        for piece in self.pieces:
+            if piece.outer <= edit.start and edit.end <= piece.outer + piece.length:
+                shift = piece.inner - piece.outer
+                return Edit(edit.start + shift, edit.end + shift, edit.content)
+        return None
 
     def inside(self, parent: Region) -> Region:
         """This region, found in parent.text, with its pieces mapped to parent's host.
