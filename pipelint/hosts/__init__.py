@@ -1,0 +1,93 @@
+"""Files that are not shell scripts but hold shell: which kind a file is, and the scripts in it.
+
+A host kind (one module each: `dockerfile`, `github_actions`, `gitlab_ci`)
+knows its files by name and finds the scripts inside one (`scan`): the
+top-level `regions.Region`s, whose pieces point into the file. The linter
+lints those regions, never the file itself as a script (linter.py).
+
+Before `--fix` writes an edit into a host file, `keeps_host` checks that the
+file is still what it was: the host's own parser reads the same structure
+apart from the edited scripts, and each script now reads exactly as the edit
+meant (a YAML scalar whose indentation or style the edit changed would not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePath
+
+from pipelint.checker import ParseFailure
+from pipelint.finding import Edit
+from pipelint.fixer import apply_edits
+from pipelint.regions import Region
+from pipelint.suppression import Suppression
+
+
+@dataclass
+class HostScan:
+    """What a host kind found in one file."""
+
+    regions: list[Region] = field(default_factory=list)
+    failures: list[ParseFailure] = field(default_factory=list)  # where the file itself did not parse
+    suppressions: list[Suppression] = field(default_factory=list)  # host comments that disable rules
+
+
+@dataclass(frozen=True)
+class HostKind:
+    name: str  # for reports and docs: "dockerfile"
+    matches: Callable[[PurePath], bool]  # by the file's name (and folder)
+    language_ids: frozenset[str]  # what editors call it; "yaml" documents are told apart by name
+    scan: Callable[[bytes], HostScan]
+    # Whether the host's own parser reads the same file apart from the scripts `scan` finds.
+    same_structure: Callable[[bytes, bytes], bool]
+
+
+def _kinds() -> tuple[HostKind, ...]:
+    from pipelint.hosts import dockerfile, github_actions, gitlab_ci
+
+    return (dockerfile.KIND, github_actions.KIND, gitlab_ci.KIND)
+
+
+def kind_of(path: PurePath | str | None, language_id: str | None = None) -> HostKind | None:
+    """The host kind of a file, by its name; else by what the editor calls it (`dockerfile`, not `yaml`)."""
+    kinds = _kinds()
+    if path is not None:
+        for kind in kinds:
+            if kind.matches(PurePath(path)):
+                return kind
+    wanted = (language_id or "").lower()
+    return next((kind for kind in kinds if wanted in kind.language_ids), None)
+
+
+def _edited_text(region: Region, edits: Sequence[Edit]) -> bytes | None:
+    """The region's text with the host edits that fall inside it applied; None if one straddles it."""
+    inner = []
+    for edit in edits:
+        mapped = region.inner_edit(edit)
+        if mapped is not None:
+            inner.append(mapped)
+        elif region.pieces and _overlaps(region, edit):
+            return None
+    return apply_edits(region.text, inner)
+
+
+def _overlaps(region: Region, edit: Edit) -> bool:
+    first, last = region.pieces[0], region.pieces[-1]
+    return edit.start < last.outer + last.length and first.outer < edit.end
+
+
+def keeps_host(kind: HostKind, before: bytes, edits: Sequence[Edit], after: bytes) -> bool:
+    """Whether after (before with edits) is the same host file with only its scripts edited as meant."""
+    if not kind.same_structure(before, after):
+        return False
+    old, new = kind.scan(before), kind.scan(after)
+    if new.failures or len(old.regions) != len(new.regions):
+        return False
+    placed = 0
+    for was, now in zip(old.regions, new.regions):
+        expected = _edited_text(was, edits)
+        if expected != now.text or (was.dialect, was.errexit, was.pipefail) != (now.dialect, now.errexit, now.pipefail):
+            return False
+        placed += sum(1 for edit in edits if was.inner_edit(edit) is not None)
+    return placed == len(edits)  # an edit outside every script changed the host itself

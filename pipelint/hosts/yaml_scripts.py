@@ -1,0 +1,302 @@
+"""Scripts in YAML scalars (the CI hosts): the script text, and where each line of it is in the file.
+
+PyYAML's composer (`yaml.compose_all`, libyaml's C parser when installed)
+gives every node its start and end marks and every scalar its style; marks
+index the decoded text in characters, turned into byte offsets by
+`positions.CharacterOffsets`. See docs/hosts.md for why PyYAML.
+
+A scalar's value is what the CI runner writes into its script file. This
+module rebuilds that value from the file's lines, so that each line's text is
+a piece of the region, and keeps the rebuilt mapping only when it equals the
+value PyYAML read; otherwise the script is linted without positions inside
+it and without fixes. Which pieces may take an edit:
+
+- literal block `|`: every line, at its indentation (`Quoting.LINE`);
+- plain scalar on one line: the line (`Quoting.LINE`); the fixer's check
+  (hosts.keeps_host) refuses an edit after which it reads differently
+  (a `: ` or ` #` in it);
+- folded `>`, quoted and multi-line plain scalars: none (`Quoting.READ_ONLY`):
+  their line breaks or escapes are not the script's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import yaml
+
+from pipelint.checker import ParseFailure
+from pipelint.dialect import Dialect
+from pipelint.hosts import HostScan
+from pipelint.positions import CharacterOffsets
+from pipelint.regions import Part, Quoting, Region
+
+# libyaml's parser when PyYAML was built with it (the wheels are): 5-10× faster.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BLOCK_HEADER = re.compile(r"[|>]([1-9])?[+-]?([1-9])?")
+
+
+@dataclass(frozen=True)
+class Document:
+    """A YAML file as composed: its nodes, and the way from their marks to bytes."""
+
+    text: str
+    offsets: CharacterOffsets
+    roots: list[yaml.Node]
+
+    def byte(self, index: int) -> int:
+        return self.offsets.byte(index)
+
+
+def load(source: bytes) -> Document | ParseFailure:
+    """The file's documents, or where it stops being YAML."""
+    try:
+        text = source.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return ParseFailure(error.start, error.end)
+    offsets = CharacterOffsets(text)
+    try:
+        roots = [root for root in yaml.compose_all(text, Loader=_LOADER) if root is not None]
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        at = offsets.byte(min(mark.index, len(text))) if mark is not None else 0
+        return ParseFailure(at, at)
+    except (yaml.YAMLError, RecursionError):
+        return ParseFailure(0, 0)
+    return Document(text, offsets, roots)
+
+
+def get(node: yaml.Node | None, key: str) -> yaml.Node | None:
+    """The value of a mapping's key (the last one, if the key repeats)."""
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    found = None
+    for name, value in node.value:
+        if isinstance(name, yaml.ScalarNode) and name.value == key:
+            found = value
+    return found
+
+
+def string(node: yaml.Node | None) -> str | None:
+    return node.value if isinstance(node, yaml.ScalarNode) else None
+
+
+def items(node: yaml.Node | None) -> Iterator[tuple[yaml.Node, yaml.Node]]:
+    """A mapping's (key, value) pairs; nothing for any other node."""
+    if isinstance(node, yaml.MappingNode):
+        yield from node.value
+
+
+def scalars_under(node: yaml.Node | None) -> Iterator[str]:
+    """Every scalar value below node (aliases visited once)."""
+    seen: set[int] = set()
+    stack = [node] if node is not None else []
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, yaml.ScalarNode):
+            yield current.value
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+        elif isinstance(current, yaml.MappingNode):
+            stack.extend(part for pair in current.value for part in pair)
+
+
+def flattened(node: yaml.Node | None) -> list[yaml.ScalarNode]:
+    """A script given as a string or a list of strings (nested lists flattened, as GitLab does); tagged items skipped."""
+    if isinstance(node, yaml.ScalarNode):
+        return [node]
+    found: list[yaml.ScalarNode] = []
+    if isinstance(node, yaml.SequenceNode) and not node.tag.startswith("!"):
+        for item in node.value:
+            found.extend(flattened(item) if not isinstance(item, yaml.MappingNode) else [])
+    return found
+
+
+def _plain_style(node: yaml.ScalarNode) -> bool:
+    return not node.style  # None from the Python loader, "" from libyaml's
+
+
+def _line_parts(doc: Document, start: int, text: str, quoting: Quoting) -> list[Part]:
+    """One line's text at character index start, as a piece."""
+    data = text.encode("utf-8")
+    return [(data, doc.byte(start), quoting)] if data else []
+
+
+def _block_lines(doc: Document, node: yaml.ScalarNode, indent: int | None) -> tuple[int, list[tuple[int, str]]] | None:
+    """The content lines of a block scalar, (character index of the text, text), and its indentation."""
+    body_start = doc.text.find("\n", node.start_mark.index, node.end_mark.index)
+    if body_start == -1:
+        return None
+    lines = []
+    cursor = body_start + 1
+    for raw in doc.text[cursor : node.end_mark.index].split("\n"):
+        lines.append((cursor, raw[:-1] if raw.endswith("\r") else raw))
+        cursor += len(raw) + 1
+    if indent is None:
+        indent = next((len(line) - len(line.lstrip(" ")) for _, line in lines if line.strip(" ")), 0)
+    content = []
+    for at, line in lines:
+        if line.strip(" ") and not line.startswith(" " * indent):
+            break  # less indented: the scalar ended (a comment line)
+        content.append((at + indent, line[indent:]))
+    return indent, content
+
+
+def _explicit_indent(doc: Document, node: yaml.ScalarNode, parent_indent: int) -> int | None:
+    header = _BLOCK_HEADER.match(doc.text, node.start_mark.index)
+    digit = header and (header.group(1) or header.group(2))
+    return parent_indent + int(digit) if digit else None
+
+
+def _literal_parts(doc: Document, node: yaml.ScalarNode, parent_indent: int, quoting: Quoting) -> list[Part] | None:
+    found = _block_lines(doc, node, _explicit_indent(doc, node, parent_indent))
+    if found is None:
+        return None
+    parts: list[Part] = []
+    for at, line in found[1]:
+        parts += _line_parts(doc, at, line, quoting)
+        parts.append((b"\n", None, quoting))
+    return parts
+
+
+def _folded_parts(doc: Document, node: yaml.ScalarNode, parent_indent: int) -> list[Part] | None:
+    """`>`: lines joined by a blank. Only the plain case (no empty or more-indented lines) is rebuilt."""
+    found = _block_lines(doc, node, _explicit_indent(doc, node, parent_indent))
+    if found is None:
+        return None
+    lines = [(at, line) for at, line in found[1]]
+    while lines and not lines[-1][1]:
+        lines.pop()
+    if any(not line or line[0] in " \t" for _, line in lines):
+        return None
+    parts: list[Part] = []
+    for index, (at, line) in enumerate(lines):
+        if index:
+            parts.append((b" ", None, Quoting.READ_ONLY))
+        parts += _line_parts(doc, at, line, Quoting.READ_ONLY)
+    return parts + [(b"\n", None, Quoting.READ_ONLY)]
+
+
+def _flow_parts(doc: Document, node: yaml.ScalarNode, quoting: Quoting) -> list[Part] | None:
+    """A plain or quoted scalar on one line whose text is its value (no escapes, no `''`)."""
+    start, end = node.start_mark.index, node.end_mark.index
+    if node.start_mark.line != node.end_mark.line:
+        return None
+    if not _plain_style(node):
+        start, end, quoting = start + 1, end - 1, Quoting.READ_ONLY
+    return _line_parts(doc, start, doc.text[start:end], quoting)
+
+
+def _with_value(parts: list[Part], value: bytes) -> list[Part] | None:
+    """parts made to end as value does (chomping decides the trailing line breaks), or None if they differ."""
+    text = b"".join(data for data, _, _ in parts)
+    core = value.rstrip(b"\n")
+    if text.rstrip(b"\n") != core:
+        return None
+    while parts and parts[-1][1] is None and parts[-1][0] == b"\n":
+        parts = parts[:-1]
+    tail = value[len(core) :]
+    return parts + ([(tail, None, Quoting.READ_ONLY)] if tail else [])
+
+
+def scalar_parts(doc: Document, node: yaml.ScalarNode, parent_indent: int, editable: bool) -> list[Part] | None:
+    """The parts whose text is the scalar's value, or None when it cannot be rebuilt from the file."""
+    line = Quoting.LINE if editable else Quoting.READ_ONLY
+    if node.style == "|":
+        parts = _literal_parts(doc, node, parent_indent, line)
+    elif node.style == ">":
+        parts = _folded_parts(doc, node, parent_indent)
+    else:
+        parts = _flow_parts(doc, node, line if _plain_style(node) else Quoting.READ_ONLY)
+    return None if parts is None else _with_value(parts, node.value.encode("utf-8"))
+
+
+def _opaque(parts: list[Part], pattern: re.Pattern[bytes] | None) -> list[Part]:
+    """Each match of pattern (GitHub's `${{ … }}`) becomes a placeholder of its length that maps nowhere."""
+    if pattern is None:
+        return parts
+    found: list[Part] = []
+    for data, outer, quoting in parts:
+        cursor = 0
+        for match in pattern.finditer(data):
+            if match.start() > cursor:
+                found.append((data[cursor : match.start()], None if outer is None else outer + cursor, quoting))
+            found.append((b"_" * len(match.group()), None, quoting))
+            cursor = match.end()
+        found.append((data[cursor:], None if outer is None else outer + cursor, quoting))
+    return [part for part in found if part[0]]
+
+
+@dataclass(frozen=True)
+class Script:
+    """Scalars that make one script (GitLab's list items run as one), and how they run."""
+
+    nodes: tuple[yaml.ScalarNode, ...]
+    parent_indent: int  # indentation of the mapping holding the key (for `|2` indicators)
+    dialect: Dialect
+    origin: str
+    editable: bool = True  # False: the host may run it under another shell too (no fixes)
+    errexit: bool = False
+    pipefail: bool = False
+
+
+def script_region(doc: Document, script: Script, expressions: re.Pattern[bytes] | None = None) -> Region:
+    """The region of a script: its scalars' values, a line break between two."""
+    parts: list[Part] = []
+    for index, node in enumerate(script.nodes):
+        if index:
+            parts.append((b"\n", None, Quoting.READ_ONLY))
+        rebuilt = scalar_parts(doc, node, script.parent_indent, script.editable)
+        parts += rebuilt if rebuilt is not None else [(node.value.encode("utf-8"), None, Quoting.READ_ONLY)]
+    anchor = doc.byte(script.nodes[0].start_mark.index)
+    facts = {"errexit": script.errexit, "pipefail": script.pipefail, "anchor": anchor}
+    return Region.from_parts(_opaque(parts, expressions), script.dialect, script.origin, **facts)
+
+
+def same_tree(before: yaml.Node, after: yaml.Node, exempt: set[int]) -> bool:
+    """The same YAML, node for node, except the values (not the styles) of the scalars in exempt (ids of before's)."""
+    seen: set[tuple[int, int]] = set()
+    stack = [(before, after)]
+    while stack:
+        old, new = stack.pop()
+        if (id(old), id(new)) in seen:
+            continue
+        seen.add((id(old), id(new)))
+        if type(old) is not type(new) or old.tag != new.tag:
+            return False
+        if isinstance(old, yaml.ScalarNode):
+            if old.style != new.style or (id(old) not in exempt and old.value != new.value):
+                return False
+            continue
+        if len(old.value) != len(new.value):
+            return False
+        if isinstance(old, yaml.MappingNode):
+            stack.extend(pair for pairs in zip(old.value, new.value) for pair in zip(*pairs))
+        else:
+            stack.extend(zip(old.value, new.value))
+    return True
+
+
+ScriptFinder = Callable[[Document], list[Script]]
+
+
+def scan(source: bytes, find: ScriptFinder, expressions: re.Pattern[bytes] | None = None) -> HostScan:
+    """The regions of the scripts find sees in the file, or where the file stops being YAML."""
+    doc = load(source)
+    if not isinstance(doc, Document):
+        return HostScan(failures=[doc])
+    return HostScan(regions=[script_region(doc, script, expressions) for script in find(doc)])
+
+
+def same_structure(before: bytes, after: bytes, find: ScriptFinder) -> bool:
+    """Both load, into the same nodes, apart from the values of the scripts find sees in before."""
+    old, new = load(before), load(after)
+    if not isinstance(old, Document) or not isinstance(new, Document) or len(old.roots) != len(new.roots):
+        return False
+    exempt = {id(node) for script in find(old) for node in script.nodes}
+    return all(same_tree(a, b, exempt) for a, b in zip(old.roots, new.roots))
