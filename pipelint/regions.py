@@ -180,8 +180,8 @@ class Region:
         """The same edit in host bytes, or None when the host's quoting cannot take it unchanged."""
         if edit.end > edit.start:
             piece = self.piece_at(edit.start)
-        else:  # an insertion may land at a piece's end
-            piece = self.piece_at(edit.start) or self.piece_ending_at(edit.start)
+        else:  # an insertion where two pieces meet goes to the end of the first: on the line of what it follows
+            piece = self.piece_ending_at(edit.start) or self.piece_at(edit.start)
         if piece is None or edit.end > piece.inner_end or not piece.holds(edit.content):
             return None
         shift = piece.outer - piece.inner

@@ -1,0 +1,128 @@
+"""GitLab CI: job scripts (strings and lists) linted in place, fixes proven by running the job's script and re-loading the YAML."""
+
+from __future__ import annotations
+
+import pytest
+import yaml
+from harness import assert_same_behaviour
+from host_helpers import check, fixed, located
+
+from pipelint import hosts
+from pipelint.dialect import Dialect
+from pipelint.hosts import gitlab_ci
+
+CI = ".gitlab-ci.yml"
+
+
+class Reference(yaml.YAMLObject):
+    """GitLab's `!reference` tag, so that safe_load reads the files the tests write."""
+
+    yaml_tag = "!reference"
+    yaml_loader = yaml.SafeLoader
+
+    @classmethod
+    def from_yaml(cls, loader, node):
+        return loader.construct_sequence(node)
+
+
+def job_script(items) -> bytes:
+    """What the runner runs for a script key: the items, one after the other, errexit on (GitLab's `set -e`)."""
+    items = [items] if isinstance(items, str) else items
+    return b"set -e\n" + "\n".join(item for item in items if isinstance(item, str)).encode() + b"\n"
+
+
+def assert_jobs_behave_the_same(original: str, result: bytes, tmp_path) -> None:
+    old, new = yaml.safe_load(original), yaml.safe_load(result)
+    assert old.keys() == new.keys()
+    for name in old:
+        keys = ("before_script", "script", "after_script")
+        if not isinstance(old[name], dict):
+            assert old[name] == new[name]
+            continue
+        assert {k: v for k, v in old[name].items() if k not in keys} == {k: v for k, v in new[name].items() if k not in keys}
+        for key in keys:
+            if old[name].get(key) != new[name].get(key):
+                assert_same_behaviour(job_script(old[name][key]), job_script(new[name][key]), tmp_path / f"{name}-{key}", "dash")
+
+
+TEXT = """\
+stages: [test]
+default:
+  before_script:
+    - cat access.log | grep -c 500
+.setup: &setup
+  - echo setup
+build:
+  stage: test
+  script:
+    - *setup
+    - cat data.csv | sort
+    - |
+      for f in words.txt data.csv; do
+        cat "$f" | wc -l
+      done
+    - 'cat "my file.txt" | wc -l'
+    - !reference [.setup, script]
+  after_script: cat words.txt | sort -u
+"""
+
+FIXED = """\
+stages: [test]
+default:
+  before_script:
+    - grep -c 500 < access.log
+.setup: &setup
+  - echo setup
+build:
+  stage: test
+  script:
+    - *setup
+    - sort < data.csv
+    - |
+      for f in words.txt data.csv; do
+        wc -l < "$f"
+      done
+    - 'cat "my file.txt" | wc -l'
+    - !reference [.setup, script]
+  after_script: sort -u < words.txt
+"""
+
+
+def test_findings_point_at_each_item():
+    assert located(check(CI, TEXT)) == [("PL001", 4, 7), ("PL001", 11, 7), ("PL001", 14, 9), ("PL001", 16, 8), ("PL001", 18, 17)]
+
+
+def test_fix_keeps_the_file_and_what_the_jobs_do(tmp_path):
+    result = fixed(CI, TEXT)
+    assert result.decode() == FIXED
+    assert_jobs_behave_the_same(TEXT, result, tmp_path)
+
+
+def test_a_quoted_item_keeps_its_finding_without_a_fix():
+    quoted = [f for f in check(CI, TEXT).findings if f.fix is None]
+    assert len(quoted) == 1 and 'wc -l < "my file.txt"' in quoted[0].message
+
+
+def test_a_list_is_one_script_run_as_posix_sh_with_errexit():
+    regions = gitlab_ci.KIND.scan(TEXT.encode()).regions
+    assert [r.text.count(b"\n") for r in regions] == [0, 6, 0]  # `before_script`, `script` (4 items, one of 4 lines), `after_script`
+    assert regions[1].text.startswith(b"echo setup\ncat data.csv | sort\nfor f in")
+    assert {(r.dialect, r.errexit) for r in regions} == {(Dialect.SH, True)}
+
+
+def test_an_anchored_script_is_linted_once():
+    text = ".base:\n  script: &s\n    - cat data.csv | sort\njob:\n  script: *s\n"
+    assert located(check(CI, text)) == [("PL001", 3, 7)]
+
+
+def test_templates_are_gitlab_files_and_other_yaml_is_not():
+    assert hosts.kind_of("templates/Deploy.gitlab-ci.yml") is gitlab_ci.KIND
+    assert hosts.kind_of(".gitlab-ci.yml") is gitlab_ci.KIND
+    for name in ("docker-compose.yml", ".gitlab/issue_templates/bug.md", "gitlab-ci.yml.bak"):
+        assert hosts.kind_of(name) is None
+
+
+@pytest.mark.parametrize("text", ["", "---\n", "spec:\n  inputs:\n    x: {}\n---\njob:\n  script: echo a\n", "job: [\n", "a: *missing\n"])
+def test_odd_files_do_not_crash(text):
+    report = check(CI, text)
+    assert report.crashes == [] and report.findings == []
