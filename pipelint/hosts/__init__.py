@@ -13,51 +13,30 @@ meant (a YAML scalar whose indentation or style the edit changed would not).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from pathlib import PurePath
 
-from pipelint.checker import ParseFailure
 from pipelint.finding import Edit
 from pipelint.fixer import apply_edits
+from pipelint.hosts import dockerfile, github_actions, gitlab_ci
+from pipelint.hosts.kind import HostKind, HostScan
 from pipelint.regions import Region
-from pipelint.suppression import Suppression
+
+__all__ = ["KINDS", "HostKind", "HostScan", "keeps_host", "kind_of"]
 
 
-@dataclass
-class HostScan:
-    """What a host kind found in one file."""
-
-    regions: list[Region] = field(default_factory=list)
-    failures: list[ParseFailure] = field(default_factory=list)  # where the file itself did not parse
-    suppressions: list[Suppression] = field(default_factory=list)  # host comments that disable rules
-
-
-@dataclass(frozen=True)
-class HostKind:
-    name: str  # for reports and docs: "dockerfile"
-    matches: Callable[[PurePath], bool]  # by the file's name (and folder)
-    language_ids: frozenset[str]  # what editors call it; "yaml" documents are told apart by name
-    scan: Callable[[bytes], HostScan]
-    # Whether the host's own parser reads the same file apart from the scripts `scan` finds.
-    same_structure: Callable[[bytes, bytes], bool]
-
-
-def _kinds() -> tuple[HostKind, ...]:
-    from pipelint.hosts import dockerfile, github_actions, gitlab_ci
-
-    return (dockerfile.KIND, github_actions.KIND, gitlab_ci.KIND)
+# One line per kind; the first whose names match a file wins.
+KINDS: tuple[HostKind, ...] = (dockerfile.KIND, github_actions.KIND, gitlab_ci.KIND)
 
 
 def kind_of(path: PurePath | str | None, language_id: str | None = None) -> HostKind | None:
     """The host kind of a file, by its name; else by what the editor calls it (`dockerfile`, not `yaml`)."""
-    kinds = _kinds()
     if path is not None:
-        for kind in kinds:
+        for kind in KINDS:
             if kind.matches(PurePath(path)):
                 return kind
     wanted = (language_id or "").lower()
-    return next((kind for kind in kinds if wanted in kind.language_ids), None)
+    return next((kind for kind in KINDS if wanted in kind.language_ids), None)
 
 
 def _edited_text(region: Region, edits: Sequence[Edit]) -> bytes | None:

@@ -34,7 +34,7 @@ import dockerfile as buildkit
 
 from pipelint.checker import ParseFailure
 from pipelint.dialect import EXTENSIONS, SHELLS, Dialect, shebang_shell
-from pipelint.hosts import HostKind, HostScan
+from pipelint.hosts.kind import HostKind, HostScan
 from pipelint.hosts.shells import Shell, shell_of
 from pipelint.positions import LineIndex
 from pipelint.regions import Part, Quoting, Region
@@ -188,7 +188,9 @@ def _run_region(command, lines: LineIndex, escape: bytes, shell: Shell) -> Regio
     return Region.from_parts(parts, shell.dialect, origin, **facts)
 
 
-def _heredoc_region(command, lines: LineIndex, logical: _Logical, parts: list[Part], shell: Shell, facts: dict) -> Region | None:
+def _heredoc_region(
+    command, lines: LineIndex, logical: _Logical, parts: list[Part], shell: Shell, facts: dict
+) -> Region | None:
     following = logical.last_line + 1
     body_start = lines.line_starts[following] if following < len(lines.line_starts) else len(lines.source)
     end_line = command.end_line - 1
@@ -216,7 +218,9 @@ def _exec_form_region(command, logical: _Logical, anchor: int) -> Region | None:
     """`RUN ["sh", "-c", "SCRIPT"]`: SCRIPT, mapped back where its JSON string holds no escape."""
     argv = tuple(command.value)
     shell = shell_of(argv)
-    script_at = next((index + 1 for index, word in enumerate(argv[1:], 1) if re.fullmatch(r"-[a-z]*c[a-z]*", word)), None)
+    script_at = next(
+        (index + 1 for index, word in enumerate(argv[1:], 1) if re.fullmatch(r"-[a-z]*c[a-z]*", word)), None
+    )
     if shell.dialect is None or script_at is None or script_at >= len(argv):
         return None
     script = argv[script_at].encode()
@@ -227,7 +231,9 @@ def _exec_form_region(command, logical: _Logical, anchor: int) -> Region | None:
     at = text.find(literal)
     if at == -1 or text.find(literal, at + 1) != -1:
         return Region(script, (), shell.dialect, origin, **facts)
-    return Region.from_parts(logical.slice(at + 1, at + 1 + len(script), Quoting.DOUBLE), shell.dialect, origin, **facts)
+    return Region.from_parts(
+        logical.slice(at + 1, at + 1 + len(script), Quoting.DOUBLE), shell.dialect, origin, **facts
+    )
 
 
 def _directives_above(lines: LineIndex, first: int) -> frozenset[str]:
@@ -269,7 +275,11 @@ def scan(source: bytes) -> HostScan:
         codes = _directives_above(lines, first)
         if codes:
             start = 0 if index == 0 else lines.line_starts[first]
-            end = len(source) if index == 0 else lines.line_starts[command.end_line - 1] + len(lines.line_bytes(command.end_line - 1))
+            end = (
+                len(source)
+                if index == 0
+                else lines.line_starts[command.end_line - 1] + len(lines.line_bytes(command.end_line - 1))
+            )
             found.suppressions.append(Suppression(codes, start, end))
         if instruction == "FROM":
             if stage is not None:
@@ -294,7 +304,16 @@ def _instructions(source: bytes) -> list[tuple] | None:
     for command in parsed:
         runs = command.cmd.upper() == "RUN" or (command.sub_cmd or "").upper() == "RUN"
         heredocs = tuple(heredoc.name for heredoc in command.heredocs)
-        shape.append((command.cmd.upper(), command.sub_cmd, command.json, command.flags, heredocs, None if runs else command.value))
+        shape.append(
+            (
+                command.cmd.upper(),
+                command.sub_cmd,
+                command.json,
+                command.flags,
+                heredocs,
+                None if runs else command.value,
+            )
+        )
     return shape
 
 

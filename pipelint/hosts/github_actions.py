@@ -23,10 +23,9 @@ from pathlib import PurePath
 import yaml
 
 from pipelint.dialect import Dialect
-from pipelint.hosts import HostKind
+from pipelint.hosts.kind import HostKind
 from pipelint.hosts.shells import NOT_A_SHELL, Shell, shell_of
-from pipelint.hosts import yaml_scripts
-from pipelint.hosts.yaml_scripts import Document, Script, get, items, scalars_under, string
+from pipelint.hosts.yaml_scripts import Document, Script, get, items, same_structure, scalars_under, scan, string
 
 EXPRESSION = re.compile(rb"\$\{\{.*?\}\}")
 _WORKFLOW_SUFFIXES = (".yml", ".yaml")
@@ -59,7 +58,7 @@ def named_shell(value: str) -> Shell:
 
 
 def _runs_on(job: yaml.Node) -> str:
-    """"windows", "unknown" (an expression: maybe Windows) or "unix"."""
+    """ "windows", "unknown" (an expression: maybe Windows) or "unix"."""
     labels = list(scalars_under(get(job, "runs-on")))
     if any("${{" in label for label in labels):
         return "unknown"
@@ -72,7 +71,9 @@ def _default_shell(node: yaml.Node | None) -> str | None:
     return string(get(get(get(node, "defaults"), "run"), "shell"))
 
 
-def _step_scripts(steps: yaml.Node | None, default: str | None, platform: str, in_container: bool, where: str) -> list[Script]:
+def _step_scripts(
+    steps: yaml.Node | None, default: str | None, platform: str, in_container: bool, where: str
+) -> list[Script]:
     found = []
     if not isinstance(steps, yaml.SequenceNode):
         return found
@@ -122,6 +123,6 @@ KIND = HostKind(
     name="github-actions",
     matches=matches,
     language_ids=frozenset({"github-actions-workflow"}),
-    scan=partial(yaml_scripts.scan, find=scripts, expressions=EXPRESSION),
-    same_structure=partial(yaml_scripts.same_structure, find=scripts),
+    scan=partial(scan, find=scripts, expressions=EXPRESSION),
+    same_structure=partial(same_structure, find=scripts),
 )

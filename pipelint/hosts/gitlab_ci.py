@@ -20,9 +20,8 @@ from pathlib import PurePath
 import yaml
 
 from pipelint.dialect import Dialect
-from pipelint.hosts import HostKind
-from pipelint.hosts import yaml_scripts
-from pipelint.hosts.yaml_scripts import Document, Script, flattened, items, string
+from pipelint.hosts.kind import HostKind
+from pipelint.hosts.yaml_scripts import Document, Script, flattened, items, same_structure, scan, string
 
 SCRIPT_KEYS = ("before_script", "script", "after_script")
 # Top-level keys that are no job (GitLab's "CI/CD YAML syntax reference", global keywords).
@@ -68,6 +67,6 @@ KIND = HostKind(
     name="gitlab-ci",
     matches=matches,
     language_ids=frozenset({"gitlab-ci"}),
-    scan=partial(yaml_scripts.scan, find=scripts),
-    same_structure=partial(yaml_scripts.same_structure, find=scripts),
+    scan=partial(scan, find=scripts),
+    same_structure=partial(same_structure, find=scripts),
 )

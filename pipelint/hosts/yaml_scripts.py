@@ -29,7 +29,7 @@ import yaml
 
 from pipelint.checker import ParseFailure
 from pipelint.dialect import Dialect
-from pipelint.hosts import HostScan
+from pipelint.hosts.kind import HostScan
 from pipelint.positions import CharacterOffsets
 from pipelint.regions import Part, Quoting, Region
 
@@ -135,7 +135,7 @@ def _block_lines(doc: Document, node: yaml.ScalarNode, indent: int | None) -> tu
     lines = []
     cursor = body_start + 1
     for raw in doc.text[cursor : node.end_mark.index].split("\n"):
-        lines.append((cursor, raw[:-1] if raw.endswith("\r") else raw))
+        lines.append((cursor, raw.removesuffix("\r")))
         cursor += len(raw) + 1
     if indent is None:
         indent = next((len(line) - len(line.lstrip(" ")) for _, line in lines if line.strip(" ")), 0)

@@ -17,7 +17,14 @@ from pipelint.hosts.dockerfile import scan
 def instructions_apart_from_run(text: bytes) -> list[tuple]:
     """What BuildKit reads, with the RUN text left out: a fix may change that only."""
     return [
-        (c.cmd, c.sub_cmd, c.json, c.flags, tuple(h.name for h in c.heredocs), None if c.cmd.upper() == "RUN" else c.value)
+        (
+            c.cmd,
+            c.sub_cmd,
+            c.json,
+            c.flags,
+            tuple(h.name for h in c.heredocs),
+            None if c.cmd.upper() == "RUN" else c.value,
+        )
         for c in buildkit.parse_string(text.decode())
     ]
 
@@ -38,8 +45,10 @@ def assert_fix_keeps_the_build(original: str, result: bytes, tmp_path, shell: st
         ("FROM debian:12\nRUN cat access.log | grep 500\n", [("PL001", 2, 5)]),
         # flags before the command, a continuation, a comment line Docker drops, a blank line
         (
-            "FROM debian:12\nRUN --mount=type=cache,target=/var/cache/apt \\\n    --network=none \\\n"
-            "    apt-get update && \\\n    # fetch the list\n\n    cat access.log | grep 500\n",
+            (
+                "FROM debian:12\nRUN --mount=type=cache,target=/var/cache/apt \\\n    --network=none \\\n"
+                "    apt-get update && \\\n    # fetch the list\n\n    cat access.log | grep 500\n"
+            ),
             [("PL001", 7, 5)],
         ),
         # here-document alone: the body is the script
@@ -87,7 +96,7 @@ def test_shell_sets_the_dialect_and_options_per_stage():
 
 
 def test_bash_only_fixes_only_under_a_bash_shell():
-    sh = "FROM debian:12\nRUN echo \"$x\" | grep -c y\n"
+    sh = 'FROM debian:12\nRUN echo "$x" | grep -c y\n'
     bash = 'FROM debian:12\nSHELL ["/bin/bash", "-c"]\nRUN echo "$x" | grep -c y\n'
     assert check("Dockerfile", sh, select=("PL503",)).findings == []
     (finding,) = check("Dockerfile", bash, select=("PL503",), unsafe_fixes=True).findings

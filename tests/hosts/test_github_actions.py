@@ -38,7 +38,9 @@ def assert_step_behaves_the_same(original: str, result: bytes, tmp_path) -> None
     for number, (was, now) in enumerate(zip(old_steps, new_steps)):
         if was.get("run") != now.get("run"):
             prelude = b"set -eo pipefail\n"  # GitHub: bash --noprofile --norc -eo pipefail {0}
-            assert_same_behaviour(prelude + was["run"].encode(), prelude + now["run"].encode(), tmp_path / str(number), "bash")
+            assert_same_behaviour(
+                prelude + was["run"].encode(), prelude + now["run"].encode(), tmp_path / str(number), "bash"
+            )
 
 
 def test_finding_in_a_block_scalar_points_at_its_line_and_column():
@@ -149,8 +151,7 @@ def test_a_runner_chosen_by_expression_may_be_windows_so_no_fix():
 
 def test_composite_action():
     text = (
-        "name: count\nruns:\n  using: composite\n  steps:\n"
-        "    - shell: bash\n      run: cat access.log | grep -c 500\n"
+        "name: count\nruns:\n  using: composite\n  steps:\n    - shell: bash\n      run: cat access.log | grep -c 500\n"
     )
     report = check("action.yml", text, fix=True)
     assert report.final_source.endswith(b"run: grep -c 500 < access.log\n")

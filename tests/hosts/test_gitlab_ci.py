@@ -39,10 +39,14 @@ def assert_jobs_behave_the_same(original: str, result: bytes, tmp_path) -> None:
         if not isinstance(old[name], dict):
             assert old[name] == new[name]
             continue
-        assert {k: v for k, v in old[name].items() if k not in keys} == {k: v for k, v in new[name].items() if k not in keys}
+        assert {k: v for k, v in old[name].items() if k not in keys} == {
+            k: v for k, v in new[name].items() if k not in keys
+        }
         for key in keys:
             if old[name].get(key) != new[name].get(key):
-                assert_same_behaviour(job_script(old[name][key]), job_script(new[name][key]), tmp_path / f"{name}-{key}", "dash")
+                assert_same_behaviour(
+                    job_script(old[name][key]), job_script(new[name][key]), tmp_path / f"{name}-{key}", "dash"
+                )
 
 
 TEXT = """\
@@ -89,7 +93,13 @@ build:
 
 
 def test_findings_point_at_each_item():
-    assert located(check(CI, TEXT)) == [("PL001", 4, 7), ("PL001", 11, 7), ("PL001", 14, 9), ("PL001", 16, 8), ("PL001", 18, 17)]
+    assert located(check(CI, TEXT)) == [
+        ("PL001", 4, 7),
+        ("PL001", 11, 7),
+        ("PL001", 14, 9),
+        ("PL001", 16, 8),
+        ("PL001", 18, 17),
+    ]
 
 
 def test_fix_keeps_the_file_and_what_the_jobs_do(tmp_path):
@@ -105,7 +115,11 @@ def test_a_quoted_item_keeps_its_finding_without_a_fix():
 
 def test_a_list_is_one_script_run_as_posix_sh_with_errexit():
     regions = gitlab_ci.KIND.scan(TEXT.encode()).regions
-    assert [r.text.count(b"\n") for r in regions] == [0, 6, 0]  # `before_script`, `script` (4 items, one of 4 lines), `after_script`
+    assert [r.text.count(b"\n") for r in regions] == [
+        0,
+        6,
+        0,
+    ]  # `before_script`, `script` (4 items, one of 4 lines), `after_script`
     assert regions[1].text.startswith(b"echo setup\ncat data.csv | sort\nfor f in")
     assert {(r.dialect, r.errexit) for r in regions} == {(Dialect.SH, True)}
 
@@ -122,7 +136,9 @@ def test_templates_are_gitlab_files_and_other_yaml_is_not():
         assert hosts.kind_of(name) is None
 
 
-@pytest.mark.parametrize("text", ["", "---\n", "spec:\n  inputs:\n    x: {}\n---\njob:\n  script: echo a\n", "job: [\n", "a: *missing\n"])
+@pytest.mark.parametrize(
+    "text", ["", "---\n", "spec:\n  inputs:\n    x: {}\n---\njob:\n  script: echo a\n", "job: [\n", "a: *missing\n"]
+)
 def test_odd_files_do_not_crash(text):
     report = check(CI, text)
     assert report.crashes == [] and report.findings == []

@@ -46,7 +46,10 @@ def project(tmp_path):
 
 
 def walked(folder, embedded: bool) -> set[str]:
-    return {path.relative_to(folder).as_posix() for path in discovery.walk_scripts(folder, lambda p: False, embedded=embedded)}
+    return {
+        path.relative_to(folder).as_posix()
+        for path in discovery.walk_scripts(folder, lambda p: False, embedded=embedded)
+    }
 
 
 def test_a_folder_walk_picks_dockerfiles_and_ci_files(project):
