@@ -1,9 +1,14 @@
 """Helpers the tests share: lint a snippet, fix it, and run scripts for real.
 
-The behavioural harness runs a script and its fixed version with real
-bash/dash in a copy of tests/sandbox/data, with stand-ins for database
-clients first on PATH, and compares stdout, exit status and the files left
-behind.
+The behavioural harness runs a script and its fixed version with real bash
+(and also dash, for POSIX sh scripts) in a fresh copy of tests/sandbox/data,
+with stand-ins for database clients first on PATH, and compares everything
+issue 13's contract names: stdout, stderr (an error message about the same
+file may be worded differently), exit status, every file left behind
+(content, mode, existence) and the state of the shell (shell_state.py). Then
+it takes each input away in turn, missing and replaced by a directory, and
+compares again: there a difference passes only where a rule document allows
+it (missing_inputs.py).
 """
 
 from __future__ import annotations
@@ -11,18 +16,33 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import signal
+import stat
 import subprocess
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
+import shell_state
+from missing_inputs import DIRECTORY, MISSING, Allowance, allowances_for, inputs_read
+from stderr_wording import normalise_stderr
 
 from pipelint import checker, fixer, registry
 from pipelint.config import Settings
 from pipelint.dialect import Dialect, detect
-from pipelint.finding import Finding
+from pipelint.finding import Applicability, Finding
 
 SANDBOX = Path(__file__).parent / "sandbox"
+# GNU tools write an error message in pieces (`sort: `, then the rest), so two
+# stages failing at once interleave inside a line, differently on each run
+# (about half the runs of `diff <(sort a) <(sort b)` with both missing).
+# coreutils' stdbuf library makes stderr line-buffered in every program the
+# script starts, so each line is written whole.
+STDBUF = Path("/usr/libexec/coreutils/libstdbuf.so")
 # The rules `pipelint check` runs without configuration (the opt-in PL6xx not among them).
 DEFAULT_RULES = tuple(rule.code for rule in registry.RULES if rule.enabled_by_default)
+ALL_RULES = tuple(rule.code for rule in registry.RULES)
 
 
 def lint(source: str | bytes, path: str = "script.bash", select: tuple[str, ...] = DEFAULT_RULES, **settings) -> list[Finding]:
@@ -53,45 +73,317 @@ def shell_for(source: bytes, path: str) -> str:
     return "dash" if detect(source, path) is Dialect.SH else "bash"
 
 
+def contract_inputs(original: bytes, fixed: bytes, path: str = "script.bash", select: tuple[str, ...] = DEFAULT_RULES):
+    """`inputs` for assert_same_behaviour: every input (None) if fixed is what `--fix` gives, none if unsafe.
+
+    Taking inputs away checks the contract's missing-input clause, a promise
+    of safe fixes; an unsafe fix's rule document says what it changes on the
+    error path, and a test of it compares the success path.
+    """
+    return None if fix(original, path, select=select) == fixed else ()
+
+
+def known_to_fail(cases: Iterable, failing: dict) -> list:
+    """Parametrize cases, marking those in `failing` (case → reason) as strict xfails.
+
+    For cases the strict harness shows breaking issue 13's contract: the
+    marker goes when the rule's fix lands, and strict=True makes a case that
+    starts passing fail until then.
+    """
+    return [
+        pytest.param(*(case if isinstance(case, tuple) else (case,)), marks=pytest.mark.xfail(strict=True, reason=failing[case]))
+        if case in failing
+        else case
+        for case in cases
+    ]
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What the script left at one path: a file or a symlink, with its mode bits."""
+
+    kind: str  # "file" or "link"
+    mode: int
+    content: bytes = field(default=b"", repr=False)  # a symlink's target for links
+
+    def __repr__(self) -> str:
+        digest = hashlib.sha256(self.content).hexdigest()[:12]
+        return f"{self.kind} {self.mode:o} {len(self.content)} bytes sha256:{digest}"
+
+
 @dataclass(frozen=True)
 class Outcome:
     stdout: bytes
     status: int
-    files: dict[str, str]  # relative path → sha256 of what the script left behind
+    files: dict[str, FileState]  # relative path → what the script left there
+    stderr: bytes = b""
+    state: bytes | None = None  # the shell's state after the last line; None: it never got there
+    folders: dict[str, int] = field(default_factory=dict)  # relative path → mode bits
 
 
-def run_script(source: bytes, workdir: Path, shell: str = "bash", extra_path: tuple[Path, ...] = ()) -> Outcome:
-    """Run source with a real shell in a fresh copy of the sandbox data.
+def snapshot(root: Path) -> tuple[dict[str, FileState], dict[str, int]]:
+    """Every file and folder under root, with mode bits (and contents, for files)."""
+    files, folders = {}, {}
+    for item in sorted(root.rglob("*")):
+        info = item.lstat()
+        mode = stat.S_IMODE(info.st_mode)
+        name = item.relative_to(root).as_posix()
+        if stat.S_ISLNK(info.st_mode):
+            files[name] = FileState("link", mode, os.readlink(item).encode())
+        elif stat.S_ISDIR(info.st_mode):
+            folders[name] = mode
+        else:
+            files[name] = FileState("file", mode, item.read_bytes())
+    return files, folders
 
-    extra_path: directories searched before the stand-ins (a fresh splicecat build).
-    """
+
+def _take_away(workdir: Path, name: str, how: str) -> None:
+    target = workdir / name
+    if target.is_dir() and not target.is_symlink():
+        shutil.rmtree(target)
+    else:
+        target.unlink()
+    if how == DIRECTORY:
+        target.mkdir()
+
+
+def prepare(workdir: Path, take_away: tuple[str, str] | None = None) -> None:
+    """A fresh copy of the sandbox data at workdir, with one input taken away if asked."""
     if workdir.exists():
         shutil.rmtree(workdir)
     shutil.copytree(SANDBOX / "data", workdir, symlinks=True)
+    if take_away is not None:
+        _take_away(workdir, *take_away)
+
+
+def run_script(
+    source: bytes,
+    workdir: Path,
+    shell: str = "bash",
+    extra_path: tuple[Path, ...] = (),
+    *,
+    take_away: tuple[str, str] | None = None,
+    timeout: float = 60,
+) -> Outcome:
+    """Run source with a real shell in a fresh copy of the sandbox data.
+
+    extra_path: directories searched before the stand-ins (a fresh splicecat build).
+    take_away: (name, MISSING or DIRECTORY) to run without that input.
+    """
+    prepare(workdir, take_away)
     script = workdir.parent / (workdir.name + ".script")
-    script.write_bytes(source)
+    dump = workdir.parent / (workdir.name + ".state")
+    dump.unlink(missing_ok=True)
+    script.write_bytes(source + shell_state.trailer(shell, dump))
     env = {
         "PATH": os.pathsep.join([*map(str, extra_path), str(SANDBOX / "bin"), os.environ.get("PATH", "/usr/bin:/bin")]),
         "LC_ALL": "C",
         "HOME": str(workdir),
     }
-    completed = subprocess.run(
-        [shell, str(script)], cwd=workdir, env=env, capture_output=True, timeout=60, stdin=subprocess.DEVNULL
+    if STDBUF.exists():
+        env.update(LD_PRELOAD=str(STDBUF), _STDBUF_E="L")
+    stdout, stderr, status = _run([shell, str(script)], workdir, env, timeout)
+    files, folders = snapshot(workdir)
+    return Outcome(stdout, status, files, stderr, shell_state.read_dump(dump), folders)
+
+
+def _run(argv: list[str], cwd: Path, env: dict[str, str], timeout: float) -> tuple[bytes, bytes, int]:
+    """Run in its own process group, so a timeout kills the whole pipeline, not just the shell."""
+    with subprocess.Popen(
+        argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True,
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            stdout, stderr = process.communicate()
+            return stdout, stderr + f"\n[harness: killed after {timeout:g} s]\n".encode(), -signal.SIGKILL
+        return stdout, stderr, process.returncode
+
+
+def parses(source: bytes, shell: str) -> bool:
+    """`bash -n` / `dash -n` accepts it, without a warning (an unterminated here-document warns)."""
+    completed = subprocess.run([shell, "-n"], input=source, capture_output=True, timeout=30)
+    return completed.returncode == 0 and not completed.stderr
+
+
+@dataclass(frozen=True)
+class Difference:
+    shell: str
+    inputs: str  # "inputs present", or "words.txt missing"
+    aspect: str  # stdout, stderr, status, files, state, parse
+    detail: str
+
+    def __str__(self) -> str:
+        return f"[{self.shell}, {self.inputs}] {self.aspect}: {self.detail}"
+
+
+def _show(data: bytes) -> str:
+    return repr(data if len(data) <= 300 else data[:300] + b"...")
+
+
+def _output_allowed(before: bytes, after: bytes, allowances: tuple[Allowance, ...]) -> bool:
+    return before == after or any(allowance.output(before, after) for allowance in allowances)
+
+
+def compare(
+    before: Outcome,
+    after: Outcome,
+    allowances: tuple[Allowance, ...] = (),
+    initial: dict[str, FileState] | None = None,
+    taken_away: str | None = None,
+) -> list[tuple[str, str]]:
+    """(aspect, detail) for each way after differs from before that no allowance explains."""
+    found = []
+    if before.status != after.status:
+        found.append(("status", f"{before.status} → {after.status}"))
+    if not _output_allowed(before.stdout, after.stdout, allowances):
+        found.append(("stdout", f"{_show(before.stdout)} → {_show(after.stdout)}"))
+    old_err, new_err = normalise_stderr(before.stderr, taken_away), normalise_stderr(after.stderr, taken_away)
+    if not _output_allowed(old_err, new_err, allowances):
+        found.append(("stderr", f"{_show(old_err)} → {_show(new_err)}"))
+    initial = initial or {}
+    for name in sorted(set(before.files) | set(after.files)):
+        old, new = before.files.get(name), after.files.get(name)
+        if old != new and not any(a.file(old, new, initial.get(name)) for a in allowances):
+            found.append(("files", f"{name}: {old!r} → {new!r}"))
+    for name in sorted(set(before.folders) ^ set(after.folders)):
+        found.append(("files", f"folder {name}: {'only before' if name in before.folders else 'only after'}"))
+    for name in sorted(set(before.folders) & set(after.folders)):
+        if before.folders[name] != after.folders[name]:
+            found.append(("files", f"folder {name}: mode {before.folders[name]:o} → {after.folders[name]:o}"))
+    if before.state != after.state:
+        found.append(("state", shell_state.changed_entries(before.state, after.state)))
+    return found
+
+
+def shells_for(source: bytes, path: str, shell: str | None = None) -> list[str]:
+    """The shell asked for (bash by default), plus bash and dash for a POSIX sh script."""
+    shells = [shell or "bash"]
+    if detect(source, path) is Dialect.SH:
+        shells += ["bash", "dash"]
+    return list(dict.fromkeys(shells))
+
+
+def fixed_by(source: bytes, path: str) -> tuple[str, ...]:
+    """Codes of the rules that offer an automatic fix for source: whose allowances apply."""
+    return tuple(
+        sorted({f.code for f in lint(source, path, ALL_RULES) if f.fix and f.fix.applicability is not Applicability.DISPLAY_ONLY})
     )
-    files = {}
-    for item in sorted(workdir.rglob("*")):
-        if item.is_file():
-            files[item.relative_to(workdir).as_posix()] = hashlib.sha256(item.read_bytes()).hexdigest()
-    return Outcome(completed.stdout, completed.returncode, files)
+
+
+def _initial_files(workdir: Path, take_away: tuple[str, str]) -> dict[str, FileState]:
+    prepare(workdir, take_away)
+    return snapshot(workdir)[0]
+
+
+def _variants(inputs: tuple[str, ...]) -> Iterable[tuple[str, str] | None]:
+    """Inputs present (None), then each input missing, then each replaced by a folder."""
+    yield None
+    for name in inputs:
+        yield (name, MISSING)
+        if not (SANDBOX / "data" / name).is_dir():
+            yield (name, DIRECTORY)
+
+
+# What the contract keeps; a test of an unsafe fix may compare fewer (`keeps`).
+ASPECTS = ("parse", "status", "stdout", "stderr", "files", "state")
+
+
+@dataclass
+class Comparison:
+    differences: list[Difference]
+    first: Outcome  # the original's outcome under the first shell, inputs present
+    unsteady: list[Difference]  # differences the original itself does not repeat: not counted
+
+
+def _compare_variant(run, variant, allowances, workdir: Path, keeps) -> tuple[list, list, Outcome]:
+    """(steady, unsteady) (aspect, detail) pairs for one way of running, and the original's outcome.
+
+    A difference counts only if both scripts repeat themselves in that aspect
+    when run again: a race between two stages (`sort f | tee -a f`) is no
+    evidence either way.
+    """
+    before, after = run(0, variant), run(1, variant)
+    if variant is None:
+        found = compare(before, after)
+    else:
+        found = compare(before, after, allowances, _initial_files(workdir, variant), variant[0])
+    found = [(aspect, detail) for aspect, detail in found if aspect in keeps]
+    if not found:
+        return [], [], before
+    taken_away = variant[0] if variant else None
+    restless = {aspect for aspect, _ in compare(before, run(0, variant), (), None, taken_away)}
+    restless |= {aspect for aspect, _ in compare(after, run(1, variant), (), None, taken_away)}
+    return [d for d in found if d[0] not in restless], [d for d in found if d[0] in restless], before
+
+
+def compare_behaviour(
+    original: bytes,
+    fixed: bytes,
+    workdir: Path,
+    shells: list[str],
+    inputs: tuple[str, ...],
+    allowances: tuple[Allowance, ...],
+    extra_path: tuple[Path, ...] = (),
+    timeout: float = 60,
+    keeps: tuple[str, ...] = ASPECTS,
+) -> Comparison:
+    """Everything the contract says must not change, under each shell, inputs present and taken away.
+
+    Both scripts run at the same path one after the other, so error messages
+    that name the script or the folder read the same.
+    """
+    found: list[Difference] = []
+    unsteady: list[Difference] = []
+    first: Outcome | None = None
+    for shell in shells:
+        if "parse" in keeps and parses(original, shell) and not parses(fixed, shell):
+            found.append(Difference(shell, "inputs present", "parse", f"`{shell} -n` rejects the fixed script"))
+
+        def run(which: int, variant, shell=shell) -> Outcome:
+            source = (original, fixed)[which]
+            return run_script(source, workdir, shell, extra_path, take_away=variant, timeout=timeout)
+
+        for variant in _variants(inputs):
+            label = "inputs present" if variant is None else f"{variant[0]} {variant[1]}"
+            steady, restless, before = _compare_variant(run, variant, allowances, workdir, keeps)
+            first = first or before
+            found.extend(Difference(shell, label, aspect, detail) for aspect, detail in steady)
+            unsteady.extend(Difference(shell, label, aspect, detail) for aspect, detail in restless)
+    assert first is not None
+    return Comparison(found, first, unsteady)
 
 
 def assert_same_behaviour(
-    original: bytes, fixed: bytes, tmp_path: Path, shell: str = "bash", extra_path: tuple[Path, ...] = ()
+    original: bytes,
+    fixed: bytes,
+    tmp_path: Path,
+    shell: str | None = None,
+    extra_path: tuple[Path, ...] = (),
+    *,
+    path: str | None = None,
+    inputs: tuple[str, ...] | None = None,
+    rules: tuple[str, ...] | None = None,
+    keeps: tuple[str, ...] = ASPECTS,
 ) -> Outcome:
-    """The fixed script prints the same, exits the same and leaves the same files."""
-    before = run_script(original, tmp_path / "before", shell, extra_path)
-    after = run_script(fixed, tmp_path / "after", shell, extra_path)
-    assert after.stdout == before.stdout, (original, fixed)
-    assert after.status == before.status, (original, fixed)
-    assert after.files == before.files, (original, fixed)
-    return before
+    """The fixed script behaves as the original does, as issue 13's contract defines it.
+
+    shell: the shell to run (bash by default); a POSIX sh script (by its
+    shebang, or `path`) also runs under bash and dash. inputs: the sandbox
+    files the script reads, each taken away in turn (default: those it names;
+    `()` compares the success path only). rules: whose "Fix safety"
+    allowances apply with an input taken away (default: every rule that
+    offers a fix for the original). keeps: the aspects to compare, all of
+    them unless a test of an unsafe fix checks what its rule document says it
+    keeps. Returns the original's outcome under the first shell.
+    """
+    path = path or ("script.sh" if shell == "dash" else "script.bash")
+    inputs = inputs_read(original) if inputs is None else inputs
+    rules = fixed_by(original, path) if rules is None else rules
+    shells = shells_for(original, path, shell)
+    comparison = compare_behaviour(original, fixed, tmp_path / "run", shells, inputs, allowances_for(rules), extra_path, keeps=keeps)
+    found = comparison.differences
+    assert not found, "\n".join([f"original: {original!r}", f"fixed:    {fixed!r}", *map(str, found)])
+    return comparison.first

@@ -150,7 +150,8 @@ def test_fix_hook_rewrites_the_bad_script(hook_run, tmp_path):
         ["git", "status", "--porcelain"], cwd=project, env=git_free_env(), capture_output=True, text=True, check=True
     ).stdout
     assert changed.split() == ["M", "bad.sh"]
-    assert_same_behaviour(BAD, BAD_FIXED, tmp_path, "dash")
+    # Success path: the rules' error path is issue 13 class 10 (tests/rules)
+    assert_same_behaviour(BAD, BAD_FIXED, tmp_path, "dash", inputs=())
 
 
 def test_hosts_hook_lints_dockerfiles_and_workflows_and_skips_other_yaml(hook_run):

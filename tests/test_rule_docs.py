@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from harness import assert_same_behaviour, fix, lint
+from harness import assert_same_behaviour, contract_inputs, fix, known_to_fail, lint
 
 from pipelint import registry, ruledocs
 from pipelint.finding import Applicability
@@ -52,6 +52,15 @@ def parse_doc(path: Path) -> RuleDoc:
 
 RULES = registry.RULES
 IDS = [rule.code for rule in RULES]
+# Examples whose fix the strict harness shows breaking issue 13's contract:
+# strict xfails until the rule's fix lands.
+ISSUE_13 = {
+    "PL001": 'issue 13 class 10: input a directory: status differs',
+    "PL003": 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+    "PL004": 'issue 13 class 10: input missing: status differs; input a directory: stderr differs',
+    "PL203": 'issue 13 class 10: input missing: status differs; input a directory: stderr differs',
+    "PL501": 'issue 13 class 10: input missing: stdout differs',
+}
 
 
 def example_path(language: str) -> str:
@@ -85,7 +94,7 @@ def test_use_instead_is_clean(rule):
     assert [f.code for f in lint(good, example_path(language), select=(rule.code,))] == []
 
 
-@pytest.mark.parametrize("rule", RULES, ids=IDS)
+@pytest.mark.parametrize("rule", known_to_fail(RULES, {registry.BY_CODE[c]: why for c, why in ISSUE_13.items()}), ids=IDS)
 def test_fixing_the_example_gives_use_instead_and_keeps_behaviour(rule, tmp_path):
     doc = parse_doc(ruledocs.path_for(rule))
     language, example = doc.block("Example")
@@ -96,7 +105,11 @@ def test_fixing_the_example_gives_use_instead_and_keeps_behaviour(rule, tmp_path
         pytest.skip(f"{rule.code} has no automatic fix for its example")
     fixed = fix(example, path, unsafe=True, select=(rule.code,))
     assert fixed.decode() == good
-    assert_same_behaviour(example.encode(), fixed, tmp_path, "dash" if language == "sh" else "bash")
+    # The same strict comparison as every rule test; the missing-input runs
+    # only when the example's fix is safe (contract_inputs).
+    inputs = contract_inputs(example.encode(), fixed, path, (rule.code,))
+    shell = "dash" if language == "sh" else "bash"
+    assert_same_behaviour(example.encode(), fixed, tmp_path, shell, path=path, inputs=inputs, rules=(rule.code,))
 
 
 @pytest.mark.parametrize("rule", RULES, ids=IDS)

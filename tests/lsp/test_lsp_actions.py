@@ -60,7 +60,8 @@ async def test_unsafe_fix_is_labelled_and_not_preferred(client, workspace, tmp_p
     assert not action.is_preferred
     fixed = apply_workspace_edit(SCRIPT, uri, action.edit)
     assert "wc -l < access.log\n" in fixed
-    assert_same_behaviour(SCRIPT.encode(), fixed.encode(), tmp_path, "bash")
+    # An unsafe fix: the success path
+    assert_same_behaviour(SCRIPT.encode(), fixed.encode(), tmp_path, "bash", inputs=())
 
 
 async def test_edit_ranges_hold_after_non_ascii_and_emoji(client, workspace, tmp_path):
@@ -70,7 +71,8 @@ async def test_edit_ranges_hold_after_non_ascii_and_emoji(client, workspace, tmp
     fixed = apply_workspace_edit(text, uri, action.edit)  # positions counted in UTF-16 here
     assert fixed == '#!/bin/bash\necho "héllo 😀 wörld"; grep 500 < access.log\n'
     assert await relint(client, uri, fixed, 2) == []
-    assert_same_behaviour(text.encode(), fixed.encode(), tmp_path, "bash")
+    # Success path: the rules' error path is issue 13 class 10 (tests/rules)
+    assert_same_behaviour(text.encode(), fixed.encode(), tmp_path, "bash", inputs=())
 
 
 async def test_a_bare_cursor_inside_a_finding_is_enough(client, workspace):
@@ -96,7 +98,8 @@ async def test_fix_all_applies_what_check_fix_applies(client, workspace, tmp_pat
     assert fixed.encode() == fix(SCRIPT, path="job.sh")  # safe fixes only, as `pipelint check --fix`
     remaining = await relint(client, uri, fixed, 2)
     assert [(d.code, d.range.start.line) for d in remaining] == [("PL001", 3)]  # the unsafe one
-    assert_same_behaviour(SCRIPT.encode(), fixed.encode(), tmp_path, "bash")
+    # Success path: the rules' error path is issue 13 class 10 (tests/rules)
+    assert_same_behaviour(SCRIPT.encode(), fixed.encode(), tmp_path, "bash", inputs=())
 
 
 async def test_fix_all_follows_the_unsafe_fixes_setting(client, workspace, tmp_path):
@@ -106,7 +109,8 @@ async def test_fix_all_follows_the_unsafe_fixes_setting(client, workspace, tmp_p
     fixed = apply_workspace_edit(SCRIPT, uri, action.edit)
     assert fixed.encode() == fix(SCRIPT, path="job.sh", unsafe=True)
     assert await relint(client, uri, fixed, 2) == []
-    assert_same_behaviour(SCRIPT.encode(), fixed.encode(), tmp_path, "bash")
+    # Unsafe fixes: the success path
+    assert_same_behaviour(SCRIPT.encode(), fixed.encode(), tmp_path, "bash", inputs=())
 
 
 async def test_fix_all_next_to_quick_fixes_is_resolved_on_demand(client, workspace):

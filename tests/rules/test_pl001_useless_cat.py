@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from harness import assert_lint, assert_same_behaviour, codes, fix, lint
+from harness import assert_lint, assert_same_behaviour, codes, fix, known_to_fail, lint
 
 from pipelint.finding import Applicability
 
@@ -112,15 +112,40 @@ TRICKY = [
     "diff <(cat access.log | sort) <(sort access.log) && echo same\n",
 ]
 
+# Cases the strict harness shows breaking issue 13's contract: strict xfails until the rule's fix lands.
+ISSUE_13_BASH = {
+    'cat access.log | grep 500\n': 'issue 13 class 10: input a directory: status differs',
+    'cat "my file.txt" | tr a-z A-Z\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+    "cat 'my file.txt' | sort -r\n": 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+    'cat access.log | \\\n    grep -c 500\n': 'issue 13 class 10: input a directory: status differs',
+    'cat access.log | grep 500 2>/dev/null >> out.txt\n': 'issue 13 class 10: input a directory: status differs',
+    'n=$(cat access.log | wc -l); echo "$n"\n': 'issue 13 class 10: input missing: stdout, state differ',
+    'echo "$(cat "$(echo access.log)" | grep -c 500)"\n': 'issue 13 class 10: input missing: stdout differs',
+    'count() { cat "$1" | wc -l; }\ncount access.log\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+    'cat latin.txt | od -c\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+    'cat access.log | grep 500\r\necho after\r\n': "issue 13 class 9: a CRLF script: the fix moves the `\\r` off the file name's word",
+}
+ISSUE_13_DASH = {
+    'cat access.log | grep 500\n': 'issue 13 class 10: input missing: status differs (under dash only); input a directory: status differs',
+    'cat "my file.txt" | tr a-z A-Z\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+    "cat 'my file.txt' | sort -r\n": 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+    'cat access.log | \\\n    grep -c 500\n': 'issue 13 class 10: input missing: status differs (under dash only); input a directory: status differs',
+    'cat access.log | grep 500 2>/dev/null >> out.txt\n': 'issue 13 class 10: input missing: status differs (under dash only); input a directory: status differs',
+    'n=$(cat access.log | wc -l); echo "$n"\n': 'issue 13 class 10: input missing: stdout, state differ',
+    'echo "$(cat "$(echo access.log)" | grep -c 500)"\n': 'issue 13 class 10: input missing: stdout differs',
+    'count() { cat "$1" | wc -l; }\ncount access.log\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+    'cat latin.txt | od -c\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+}
 
-@pytest.mark.parametrize("script", TRICKY)
+
+@pytest.mark.parametrize("script", known_to_fail(TRICKY, ISSUE_13_BASH))
 def test_fix_keeps_behaviour_in_bash(script, tmp_path):
     fixed = fix(script, "script.bash", unsafe=False)
     assert fixed != script.encode(), "expected a safe fix"
     assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")
 
 
-@pytest.mark.parametrize("script", [s for s in TRICKY if "<(" not in s and "\r" not in s])
+@pytest.mark.parametrize("script", known_to_fail([s for s in TRICKY if "<(" not in s and "\r" not in s], ISSUE_13_DASH))
 def test_fix_keeps_behaviour_in_dash(script, tmp_path):
     source = b"#!/bin/sh\n" + script.encode()
     fixed = fix(source, "script.sh")

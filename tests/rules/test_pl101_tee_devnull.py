@@ -138,7 +138,8 @@ def test_fix_keeps_behaviour_in_dash(script, tmp_path):
 def test_unsafe_last_stage_fix_keeps_output_and_files(script, tmp_path):
     fixed = fix(script, unsafe=True, select=("PL101",))
     assert b"tee" not in fixed
-    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")
+    # Unsafe: on the error path the exit status becomes the previous stage's (Fix safety).
+    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash", inputs=())
 
 
 def test_last_stage_fix_changes_the_exit_status(tmp_path):

@@ -1,0 +1,139 @@
+"""The contract's missing-input clause: which inputs to take away, and what may then differ.
+
+Issue 13's contract: a safe fix keeps stdout, stderr, exit status, the files
+written and the shell's state whenever every file the pipeline reads exists
+and is readable. Where an input is missing or is a directory, behaviour may
+differ "only as the rule's Fix safety section states, and only where the
+script does not observe it". The harness takes each input away in turn and
+compares again; a difference passes only when an allowance below, quoted
+from the rule document of a fix that was applied, explains it.
+
+The comparison is black-box, so "where the script does not observe it" needs
+no rule of its own: what the script observes (`echo rc=$?`, `set -e`, a
+variable, its own exit status, which is the last command's `$?`) shows up in
+stdout, the status or the state, and no allowance relaxes those beyond the
+narrow relations here.
+
+Not covered: unreadable inputs. The suite runs as root, and root reads a
+file whatever its mode bits say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from pipelint import syntax
+
+DATA = Path(__file__).parent / "sandbox" / "data"
+# Ways an input can be taken away.
+MISSING = "missing"
+DIRECTORY = "a directory"
+
+
+def data_names(data: Path = DATA) -> frozenset[str]:
+    return frozenset(p.relative_to(data).as_posix() for p in data.rglob("*"))
+
+
+def _plain(word: bytes) -> str:
+    """A word as a path relative to the sandbox: quotes and a $HOME/ or ~/ prefix removed."""
+    text = word.decode("utf-8", "replace").replace('"', "").replace("'", "")
+    for prefix in ("$HOME/", "${HOME}/", "~/"):
+        if text.startswith(prefix):
+            return text[len(prefix) :]
+    return text
+
+
+def inputs_read(source: bytes, names: frozenset[str] | None = None) -> tuple[str, ...]:
+    """The sandbox files and folders a script reads: operands and `<` targets that name one.
+
+    Operands of `tee` are written, not read; `dd`'s `if=` operand is read.
+    """
+    names = data_names() if names is None else names
+    found: set[str] = set()
+    for node in syntax.walk(syntax.parse(source).root_node):
+        words: list[bytes] = []
+        if node.type == "command":
+            if syntax.basename(syntax.command_name(node)) == b"tee":
+                continue
+            words = [syntax.text(arg) for arg in syntax.arguments(node)]
+            words = [w[3:] if w.startswith(b"if=") else w for w in words]
+        elif node.type == "file_redirect":
+            _, operator, destination = syntax.redirect_parts(node)
+            if operator == "<" and destination is not None:
+                words = [syntax.text(destination)]
+        found.update(name for name in map(_plain, words) if name in names)
+    return tuple(sorted(found))
+
+
+def _lines(data: bytes) -> list[bytes]:
+    return data.split(b"\n")
+
+
+def _is_subsequence(short: list[bytes], long: list[bytes]) -> bool:
+    remaining = iter(long)
+    return all(any(line == candidate for candidate in remaining) for line in short)
+
+
+def _consumer_output_dropped(before: bytes, after: bytes) -> bool:
+    return _is_subsequence(_lines(after), _lines(before))
+
+
+def _only_zero_counts_dropped(before: bytes, after: bytes) -> bool:
+    def without_zeros(data: bytes) -> list[bytes]:
+        return [line for line in _lines(data) if line.strip() != b"0"]
+
+    return without_zeros(before) == without_zeros(after) and _is_subsequence(_lines(after), _lines(before))
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """One difference a rule document allows when an input is missing, as a checkable relation."""
+
+    name: str
+    quote: str  # the sentence of the rule's "Fix safety" it comes from
+    # (before, after) → allowed, for stdout and for stderr after wording is normalised
+    output: Callable[[bytes, bytes], bool]
+    # (before, after, initial) FileState of one file (None: absent) → allowed
+    file: Callable[[Any, Any, Any], bool]
+
+
+CONSUMER_SKIPPED = Allowance(
+    "the consumer does not run on empty input",
+    "the consumer does not run at all instead of running on empty input",
+    # Whatever it printed on empty input is gone, nothing else changes.
+    output=_consumer_output_dropped,
+    # A file it would have written (`> out`) is not created or truncated.
+    file=lambda before, after, initial: after in (before, initial),
+)
+# The same relation, as PL004 and PL203 word it.
+DUMP_CONSUMER_SKIPPED = replace(CONSUMER_SKIPPED, quote="The same as PL001")
+DD_CONSUMER_SKIPPED = replace(CONSUMER_SKIPPED, quote="the shell reports it instead of `dd`, and the consumer does not run")
+def _count_file_dropped(before, after, initial) -> bool:
+    """`> count.txt` holds what stdout would have: the same file, less its `0` lines."""
+    if before is None or after is None:
+        return before is after
+    return before.mode == after.mode and _only_zero_counts_dropped(before.content, after.content)
+
+
+COUNT_NOT_PRINTED = Allowance(
+    "grep -c prints no count for a missing file",
+    "`grep -c` prints nothing to standard output",
+    output=_only_zero_counts_dropped,
+    file=_count_file_dropped,
+)
+
+# Rule code → what its "Fix safety" allows when an input is missing.
+# Rules not listed allow nothing beyond the contract's own wording clause.
+ALLOWANCES: dict[str, tuple[Allowance, ...]] = {
+    "PL001": (CONSUMER_SKIPPED,),
+    "PL004": (DUMP_CONSUMER_SKIPPED,),
+    "PL203": (DD_CONSUMER_SKIPPED,),
+    "PL501": (COUNT_NOT_PRINTED,),
+}
+
+
+def allowances_for(codes: Iterable[str]) -> tuple[Allowance, ...]:
+    return tuple(allowance for code in sorted(set(codes)) for allowance in ALLOWANCES.get(code, ()))

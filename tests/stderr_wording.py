@@ -1,0 +1,64 @@
+"""Which differences on stderr are only wording, as issue 13's contract allows.
+
+"An error message about the same file may be worded differently": `cat: f:
+No such file or directory` and bash's `script: line 3: f: No such file or
+directory` say the same. Timings differ on every run. And the stages of a
+pipeline write at once, so their lines come in no fixed order. Everything
+else on stderr is compared byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+
+# An error about a file, as cat, dd, grep, sort, bash or dash word it:
+#   cat: 'my file': No such file or directory / script: line 2: my file: No such file or directory
+#   script: 2: cannot open my file: No such file / dd: failed to open 'x': No such file or directory
+_FILE_ERROR = re.compile(
+    rb"^(?:[^:\n]+: )?(?:line \d+: |\d+: )?(?:cannot open |failed to open |error reading |cannot read: )?"
+    rb"(?P<file>'[^'\n]*'|[^:\n]*?): (?P<reason>No such file or directory|No such file|Is a directory|Not a directory|Permission denied)$",
+    re.MULTILINE,
+)
+# Times differ from one run to the next: bash's `time`, /usr/bin/time, dd's statistics.
+_TIMINGS = (
+    (re.compile(rb"^(real|user|sys)[ \t]+\d+m\d+[.,]\d+s$", re.MULTILINE), rb"\1 <time>"),
+    (re.compile(rb"^\d+[.,]\d+user \d+[.,]\d+system .*$", re.MULTILINE), rb"<time report>"),
+    (re.compile(rb"^\d+inputs\+\d+outputs .*$", re.MULTILINE), rb"<time report>"),
+    (re.compile(rb"^(\d+ bytes .*copied), [\d.,e+-]+ s, .*$", re.MULTILINE), rb"\1, <time>"),
+)
+
+
+def _file_error(match: re.Match) -> bytes:
+    name = match.group("file")
+    if name.startswith(b"'") and name.endswith(b"'"):
+        name = name[1:-1]
+    reason = b"No such file or directory" if match.group("reason") == b"No such file" else match.group("reason")
+    return name + b": " + reason
+
+
+# With an input taken away, the consumer that now reads it through `< FILE`
+# names it as its standard input: `wc: 'standard input': Is a directory`,
+# `sort: read failed: -: …`, `tr: read error: …`, bash's `read: read error: 0: …`,
+# `tar: -: Cannot read: …`.
+_STDIN_NAME = rb"(?:'standard input'|\(standard input\)|standard input|-|0): "
+_STDIN_ERROR = re.compile(
+    rb"^[^:\n]+: (?:line \d+: |\d+: )?(?:read: )?"
+    rb"(?:(?:read failed: |read error: |error reading )(?:" + _STDIN_NAME + rb")?|" + _STDIN_NAME + rb")"
+    rb"(?:Cannot read: )?(?P<reason>Is a directory|No such file or directory)$",
+    re.MULTILINE,
+)
+
+
+def normalise_stderr(stderr: bytes, stdin_is: str | None = None) -> bytes:
+    """Stderr with each file error reduced to `FILE: reason`, timings blanked, lines sorted.
+
+    Sorted, because stages of a pipeline run at once and their messages come
+    in no fixed order. stdin_is: the input taken away; an error about
+    standard input is about it.
+    """
+    if stdin_is is not None:
+        stderr = _STDIN_ERROR.sub(lambda m: stdin_is.encode() + b": " + m.group("reason"), stderr)
+    stderr = _FILE_ERROR.sub(_file_error, stderr)
+    for pattern, replacement in _TIMINGS:
+        stderr = pattern.sub(replacement, stderr)
+    return b"".join(sorted(re.findall(rb"[^\n]*\n|[^\n]+$", stderr)))

@@ -1,0 +1,131 @@
+"""The behavioural harness itself: it must catch every change issue 13's contract forbids.
+
+Each test hands assert_same_behaviour an "original" and a hand-made "fix"
+that breaks the contract in one way, and expects the harness to say so; and
+a few pairs that differ only as the contract allows, which must pass.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from harness import SANDBOX, assert_same_behaviour, compare_behaviour, shells_for
+from missing_inputs import ALLOWANCES, CONSUMER_SKIPPED, inputs_read
+from stderr_wording import normalise_stderr
+
+from pipelint import registry, ruledocs
+
+
+def differences(original: str, fixed: str, tmp_path, path="script.bash", rules=("PL001",), inputs=None):
+    source = original.encode()
+    found = compare_behaviour(
+        source,
+        fixed.encode(),
+        tmp_path / "run",
+        shells_for(source, path),
+        inputs_read(source) if inputs is None else inputs,
+        tuple(a for code in rules for a in ALLOWANCES.get(code, ())),
+    )
+    return {(d.shell, d.inputs, d.aspect) for d in found.differences}
+
+
+@pytest.mark.parametrize(
+    ("original", "fixed", "aspect"),
+    [
+        ("echo hi\n", "echo hi >&2\necho -n\n", "stderr"),
+        ("echo hi > out\n", "echo hi > out; chmod 600 out\n", "files"),
+        ("echo hi > out\n", "echo hi > out2\n", "files"),
+        ("cat words.txt | read -r v\n", "read -r v < words.txt\n", "state"),
+        ("cat words.txt | cd src\n", "cd src < words.txt\n", "state"),
+        ("true | set -f\n", "set -f\n", "state"),
+        ("true | trap 'echo bye' EXIT\n", "trap 'echo bye' EXIT\n", "state"),
+        ("true | umask 077\n", "umask 077\n", "state"),
+        ("true | alias ll=ls\n", "alias ll=ls\n", "state"),
+        ("for i in 1 2; do true | break; done\n", "for i in 1 2; do break; done\n", "state"),
+        ("true | f() { :; }\n", "f() { :; }\n", "state"),
+        ("cat words.txt | exit 3\necho after\n", "exit 3 < words.txt\necho after\n", "status"),
+        ("cat words.txt | wc -l\n", "wc -l < words.txt |\n", "parse"),
+    ],
+)
+def test_catches(original, fixed, aspect, tmp_path):
+    assert aspect in {found for _, _, found in differences(original, fixed, tmp_path)}
+
+
+def test_an_sh_script_also_runs_under_dash(tmp_path):
+    # bash's echo takes -e as an option, dash's prints it: only dash sees the change.
+    found = differences("#!/bin/sh\nprintf 'x\\n'\n", "#!/bin/sh\necho -e x\n", tmp_path, "script.sh")
+    assert found == {("dash", "inputs present", "stdout")}
+
+
+def test_the_same_script_passes(tmp_path):
+    script = b"#!/bin/sh\nsort words.txt | uniq -c > counts\nread -r v < words.txt\necho \"$v\" >&2\n"
+    outcome = assert_same_behaviour(script, script, tmp_path, path="script.sh")
+    first_word = (SANDBOX / "data" / "words.txt").read_bytes().split(b"\n")[0]
+    assert outcome.state is not None and b'declare -- v="' + first_word + b'"' in outcome.state
+
+
+def test_a_file_error_may_be_worded_differently():
+    assert normalise_stderr(b"cat: 'my file.txt': No such file or directory\n") == normalise_stderr(
+        b"/tmp/x/run.script: line 3: my file.txt: No such file or directory\n"
+    )
+    assert normalise_stderr(b"dash.script: 3: cannot open my file.txt: No such file\n") == b"my file.txt: No such file or directory\n"
+    # With an input taken away, the consumer's standard input is that input…
+    assert normalise_stderr(b"cat: d: Is a directory\n", "d") == normalise_stderr(b"wc: 'standard input': Is a directory\n", "d")
+    # …but an error about another file stays one.
+    assert normalise_stderr(b"cat: d: Is a directory\n", "d") != normalise_stderr(b"grep: src: Is a directory\n", "d")
+
+
+def test_timings_are_not_compared(tmp_path):
+    assert_same_behaviour(b"time sleep 0.01\n", b"time sleep 0.02\n", tmp_path, inputs=())
+
+
+def test_missing_input_passes_only_what_the_rule_document_allows(tmp_path):
+    original = "cat words.txt | grep a > out\necho end\n"
+    fixed = "grep a < words.txt > out\necho end\n"
+    # PL001's Fix safety: the consumer does not run, so `out` is not created.
+    found = differences(original, fixed, tmp_path, rules=("PL001",))
+    assert not {aspect for shell, inputs, aspect in found if inputs == "words.txt missing"}
+    # The same difference is not allowed to a rule whose document does not say so.
+    assert ("bash", "words.txt missing", "files") in differences(original, fixed, tmp_path, rules=("PL101",))
+
+
+def test_missing_input_observed_by_the_script_is_a_difference(tmp_path):
+    found = differences("cat words.txt | wc -l\necho \"rc=$?\"\n", "wc -l < words.txt\necho \"rc=$?\"\n", tmp_path)
+    assert ("bash", "words.txt missing", "stdout") in found
+    assert ("bash", "inputs present", "stdout") not in found
+
+
+def test_a_folder_in_place_of_an_input_is_compared_too(tmp_path):
+    # `wc -l < words.txt` runs and fails to read; `cat words.txt | wc -l` counts nothing and succeeds.
+    found = differences("cat words.txt | wc -l > /dev/null\necho \"rc=$?\"\n", "wc -l < words.txt > /dev/null\necho \"rc=$?\"\n", tmp_path)
+    assert ("bash", "words.txt a directory", "stdout") in found
+
+
+def test_the_consumer_skipped_allowance_is_narrow():
+    assert CONSUMER_SKIPPED.output(b"0\nend\n", b"end\n")
+    assert not CONSUMER_SKIPPED.output(b"rc=0\n", b"rc=1\n")
+    assert not CONSUMER_SKIPPED.output(b"end\n", b"end\nmore\n")
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ('cat "my file.txt" | wc -l', ("my file.txt",)),
+        ("wc -l < words.txt > out", ("words.txt",)),
+        ("dd if=access.log bs=512 | wc -c", ("access.log",)),
+        ('cat "$HOME/words.txt" ~/access.log | tee data.csv', ("access.log", "words.txt")),
+        ("sort src/hello.txt > out; echo missing.txt", ("src/hello.txt",)),
+    ],
+)
+def test_inputs_read(script, expected):
+    assert inputs_read(script.encode()) == expected
+
+
+@pytest.mark.parametrize("code", sorted(ALLOWANCES))
+def test_every_allowance_is_quoted_from_its_rule_document(code):
+    section = re.search(r"## Fix safety\n(.*?)\n## ", ruledocs.path_for(registry.BY_CODE[code]).read_text(), re.DOTALL)
+    assert section, code
+    text = " ".join(section.group(1).split())
+    for allowance in ALLOWANCES[code]:
+        assert " ".join(allowance.quote.split()) in text, (code, allowance.quote)
