@@ -28,7 +28,11 @@ def scripts(text: bytes):
 
 
 def assert_step_behaves_the_same(original: str, result: bytes, tmp_path) -> None:
-    """The YAML loads to the same data apart from the scripts, and each changed script runs the same under `bash -eo pipefail`."""
+    """The YAML loads to the same data apart from the scripts, and each changed script runs the same under `bash -eo pipefail`.
+
+    Compared with every input there (what a safe fix keeps); with one taken away, behaviour may
+    differ as each rule's document says, which the rules' own tests prove.
+    """
     old, new = yaml.safe_load(original), yaml.safe_load(result)
     old_steps, new_steps = old["jobs"]["build"]["steps"], new["jobs"]["build"]["steps"]
     assert [{k: v for k, v in s.items() if k != "run"} for s in old_steps] == [
@@ -39,7 +43,7 @@ def assert_step_behaves_the_same(original: str, result: bytes, tmp_path) -> None
         if was.get("run") != now.get("run"):
             prelude = b"set -eo pipefail\n"  # GitHub: bash --noprofile --norc -eo pipefail {0}
             assert_same_behaviour(
-                prelude + was["run"].encode(), prelude + now["run"].encode(), tmp_path / str(number), "bash"
+                prelude + was["run"].encode(), prelude + now["run"].encode(), tmp_path / str(number), "bash", inputs=()
             )
 
 
