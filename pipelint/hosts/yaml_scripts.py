@@ -106,14 +106,31 @@ def scalars_under(node: yaml.Node | None) -> Iterator[str]:
             stack.extend(part for pair in current.value for part in pair)
 
 
+# GitLab flattens script lists nested up to 10 levels deep ("CI/CD YAML syntax reference", `script`).
+MAX_NESTING = 10
+
+
 def flattened(node: yaml.Node | None) -> list[yaml.ScalarNode]:
-    """A script given as a string or a list of strings (nested lists flattened, as GitLab does); tagged items skipped."""
-    if isinstance(node, yaml.ScalarNode):
-        return [node]
+    """A script given as a string or a list of strings (nested lists flattened, as GitLab does).
+
+    Tagged items (`!reference`) are skipped, and so is a list met a second
+    time through an alias: YAML aliases can nest a list 9 times in itself 9
+    levels deep (a billion items) in a few lines.
+    """
     found: list[yaml.ScalarNode] = []
-    if isinstance(node, yaml.SequenceNode) and not node.tag.startswith("!"):
-        for item in node.value:
-            found.extend(flattened(item) if not isinstance(item, yaml.MappingNode) else [])
+    seen: set[int] = set()
+
+    def add(current: yaml.Node, depth: int) -> None:
+        if isinstance(current, yaml.ScalarNode):
+            found.append(current)
+        elif isinstance(current, yaml.SequenceNode) and not current.tag.startswith("!") and id(current) not in seen:
+            seen.add(id(current))
+            if depth <= MAX_NESTING:
+                for item in current.value:
+                    add(item, depth + 1)
+
+    if node is not None:
+        add(node, 0)
     return found
 
 

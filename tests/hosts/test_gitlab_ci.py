@@ -145,8 +145,24 @@ def test_templates_are_gitlab_files_and_other_yaml_is_not():
         assert hosts.kind_of(name) is None
 
 
+BOMB = (  # 9 aliases of 9 aliases … 9 levels deep: 387 million items if each alias were expanded
+    "a: &a [x, x, x, x, x, x, x, x, x]\n"
+    + "".join(f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 9)}]\n" for i in range(8))
+    + "job:\n  script: *i\n"
+)
+
+
 @pytest.mark.parametrize(
-    "text", ["", "---\n", "spec:\n  inputs:\n    x: {}\n---\njob:\n  script: echo a\n", "job: [\n", "a: *missing\n"]
+    "text",
+    [
+        "",
+        "---\n",
+        "spec:\n  inputs:\n    x: {}\n---\njob:\n  script: echo a\n",
+        "job: [\n",
+        "a: *missing\n",
+        BOMB,
+        "job:\n  script: " + "[" * 1000 + "]" * 1000 + "\n",
+    ],
 )
 def test_odd_files_do_not_crash(text):
     report = check(CI, text)
