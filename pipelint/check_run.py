@@ -21,8 +21,8 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipelint.config import ConfigError, Settings, SettingsResolver
 from pipelint import hosts
+from pipelint.config import ConfigError, Settings, SettingsResolver
 from pipelint.discovery import is_lintable, walk_scripts
 from pipelint.linter import FileReport, InputError, Script, ensure_size, ensure_text, process, read_limited, read_script
 from pipelint.output.common import printable
@@ -203,7 +203,7 @@ def _skipped(path: Path, resolver: SettingsResolver, run: Run) -> bool:
         run.skipped += 1
         return True
     if host is not None and not settings.embedded:
-        run.warning(f"{printable(str(path))}: not linted: a {host.name} file, and embedded shell is off (--no-embedded)")
+        run.warning(f"{printable(str(path))}: not linted: {host.name} files are read only with embedded shell on")
         run.skipped += 1
         return True
     if options.only_shell and path.is_file() and not is_lintable(path, settings.embedded):
