@@ -35,6 +35,7 @@ from pipelint.regions import Part, Quoting, Region
 
 # libyaml's parser when PyYAML was built with it (the wheels are): 5-10× faster.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BOM = "\ufeff".encode()
 _BLOCK_HEADER = re.compile(r"[|>]([1-9])?[+-]?([1-9])?")
 
 
@@ -42,30 +43,33 @@ _BLOCK_HEADER = re.compile(r"[|>]([1-9])?[+-]?([1-9])?")
 class Document:
     """A YAML file as composed: its nodes, and the way from their marks to bytes."""
 
-    text: str
+    text: str  # after any byte order mark
     offsets: CharacterOffsets
     roots: list[yaml.Node]
+    start: int = 0  # bytes before text: a UTF-8 byte order mark
 
     def byte(self, index: int) -> int:
-        return self.offsets.byte(index)
+        return self.start + self.offsets.byte(index)
 
 
 def load(source: bytes) -> Document | ParseFailure:
     """The file's documents, or where it stops being YAML."""
+    # libyaml's marks do not count a byte order mark, PyYAML's own do: compose without it.
+    start = len(_BOM) if source.startswith(_BOM) else 0
     try:
-        text = source.decode("utf-8")
+        text = source[start:].decode("utf-8")
     except UnicodeDecodeError as error:
-        return ParseFailure(error.start, error.end)
+        return ParseFailure(start + error.start, start + error.end)
     offsets = CharacterOffsets(text)
     try:
         roots = [root for root in yaml.compose_all(text, Loader=_LOADER) if root is not None]
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        at = offsets.byte(min(mark.index, len(text))) if mark is not None else 0
+        at = start + offsets.byte(min(mark.index, len(text))) if mark is not None else 0
         return ParseFailure(at, at)
     except (yaml.YAMLError, RecursionError):
         return ParseFailure(0, 0)
-    return Document(text, offsets, roots)
+    return Document(text, offsets, roots, start)
 
 
 def get(node: yaml.Node | None, key: str) -> yaml.Node | None:

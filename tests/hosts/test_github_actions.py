@@ -60,6 +60,17 @@ def test_finding_in_a_block_scalar_points_at_its_line_and_column():
     assert located(check(WORKFLOW, text)) == [("PL001", 11, 11)]
 
 
+@pytest.mark.parametrize(("before", "line_end"), [("", "\n"), ("\ufeff", "\n"), ("", "\r\n")])
+def test_a_byte_order_mark_or_crlf_lines_keep_positions_and_fixes(before, line_end):
+    steps = "- run: |\n    echo é\n    cat access.log | grep 500\n- run: cat words.txt | wc -l\n"
+    text = before + workflow(steps).replace("\n", line_end)
+    assert located(check(WORKFLOW, text)) == [("PL001", 9, 11), ("PL001", 10, 14)]
+    expected = steps.replace("cat access.log | grep 500", "grep 500 < access.log").replace(
+        "cat words.txt | wc -l", "wc -l < words.txt"
+    )
+    assert fixed(WORKFLOW, text) == (before + workflow(expected).replace("\n", line_end)).encode()
+
+
 def test_finding_in_a_plain_scalar():
     text = workflow("- run: echo é && cat access.log | grep 500")
     assert located(check(WORKFLOW, text)) == [("PL001", 7, 24)]
