@@ -118,9 +118,12 @@ def check(
     still_broken = syntax.error_ranges(parsed.root)
     result.error_count = parsed.error_count
     result.suppressions = suppression.collect(comments, len(source))
+    loops_only = settings.loops_only if settings is not None else frozenset()
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
             continue
+        if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end):
+            continue  # in the default set only where it runs once per iteration
         if any(s.covers(finding.code, finding.start) for s in result.suppressions):
             continue
         result.findings.append(_guard_fix(finding, parsed.fix_barriers, source, dialect))

@@ -53,10 +53,15 @@ class Settings:
     source: Path | None = None  # the config file these came from
 
     def enabled_rules(self, path: Path | None = None) -> list[type[Rule]]:
-        codes = _selected_codes(self.select, self.extend_select, self.ignore)
+        codes = _selected_codes(self.select, self.extend_select, self.ignore).codes
         if path is not None:
             codes -= self._ignored_for(path)
         return [rule for rule in registry.RULES if rule.code in codes]
+
+    @property
+    def loops_only(self) -> frozenset[str]:
+        """Codes of enabled rules that report only inside loops: in the default set there, not selected by name."""
+        return _selected_codes(self.select, self.extend_select, self.ignore).loops_only
 
     def _ignored_for(self, path: Path) -> set[str]:
         relative = _relative(path, self.root)
@@ -80,15 +85,25 @@ def _relative(path: Path, root: Path) -> str:
         return Path(path).as_posix()
 
 
+@dataclass(frozen=True)
+class _Selection:
+    codes: frozenset[str]  # every rule that runs
+    loops_only: frozenset[str]  # those of them that report only inside loops (`Rule.default_in_loops`)
+
+
 @functools.lru_cache(maxsize=256)
-def _selected_codes(select: tuple[str, ...] | None, extend: tuple[str, ...], ignore: tuple[str, ...]) -> frozenset[str]:
+def _selected_codes(select: tuple[str, ...] | None, extend: tuple[str, ...], ignore: tuple[str, ...]) -> _Selection:
+    """The rules a selection runs. A rule in the default set only inside loops runs everywhere once named."""
     if select is None:
         codes = {rule.code for rule in registry.RULES if rule.enabled_by_default}
+        in_loops = {rule.code for rule in registry.RULES if rule.default_in_loops and not rule.enabled_by_default}
     else:
         codes = {rule.code for selector in select for rule in registry.resolve(selector)}
-    codes |= {rule.code for selector in extend for rule in registry.resolve(selector)}
-    codes -= {rule.code for selector in ignore for rule in registry.resolve(selector)}
-    return frozenset(codes)
+        in_loops = set()
+    extended = {rule.code for selector in extend for rule in registry.resolve(selector)}
+    ignored = {rule.code for selector in ignore for rule in registry.resolve(selector)}
+    in_loops = in_loops - extended - ignored
+    return _Selection(frozenset((codes | extended | in_loops) - ignored), frozenset(in_loops))
 
 
 _SIZE = re.compile(r"\s*(\d+)\s*(b|k|kib|kb|m|mib|mb|g|gib|gb)?\s*", re.IGNORECASE)

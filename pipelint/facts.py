@@ -54,6 +54,8 @@ class _Gathered:
     words: set[bytes] = field(default_factory=set)  # `read NAME`, `printf -v NAME`, `getopts … NAME`
     commands: list[Node] = field(default_factory=list)
     blocks: list[Node] = field(default_factory=list)
+    functions: list[Node] = field(default_factory=list)
+    pipestatus: bool = False  # some expansion reads PIPESTATUS
 
     def add(self, node: Node) -> None:
         kind = node.type
@@ -74,14 +76,20 @@ class _Gathered:
             self.commands.append(node)
         elif kind in BLOCKS:
             self.blocks.append(node)
+        elif kind == "function_definition":
+            self.functions.append(node)
+        if kind in ("simple_expansion", "expansion") and b"PIPESTATUS" in syntax.text(node):
+            self.pipestatus = True
 
 
 class ScriptFacts:
     """Script-wide facts about one parsed file."""
 
-    def __init__(self, root: Node, read: Callable[[Node], Command]):
+    def __init__(self, root: Node, read: Callable[[Node], Command], errexit: bool = False, pipefail: bool = False):
         self.root = root
         self._read = read  # the file's cached command reader (`Context.command`)
+        # Options in force from the first line: a region run by `bash -e -c`, a CI step's `bash -eo pipefail`.
+        self._options_from_start = {name for name, on in (("errexit", errexit), ("pipefail", pipefail)) if on}
 
     @cached_property
     def _gathered(self) -> _Gathered:
@@ -130,6 +138,49 @@ class ScriptFacts:
     def redefines(self, name: bytes, functions: frozenset[bytes]) -> bool:
         """Whether `name` may not be the program of that name: a function or alias of the script, or sourced code."""
         return name in functions or name in self.aliases or self.sources_files
+
+    @cached_property
+    def reads_pipestatus(self) -> bool:
+        """Some expansion reads `PIPESTATUS`: the status of every stage may be seen."""
+        return self._gathered.pipestatus
+
+    @cached_property
+    def _options_set(self) -> dict[str, list[int]]:
+        """Shell options the script turns on (`errexit`, `pipefail`): the offsets where it does."""
+        found: dict[str, list[int]] = {name: [0] for name in self._options_from_start}
+        shebang = self.root.text[: self.root.text.find(b"\n")] if self.root.text.startswith(b"#!") else b""
+        for name in _shebang_options(shebang):
+            found.setdefault(name, []).append(0)
+        for node in self._gathered.commands:
+            program = syntax.basename(syntax.command_name(node))
+            words = [syntax.literal_value(word) or b"" for word in syntax.arguments(node)]
+            names = _set_options(words) if program == b"set" else {"errexit"} if program == b"trap" and b"ERR" in words else set()
+            for name in names:  # an ERR trap runs on every failing command, as errexit stops on it
+                found.setdefault(name, []).append(node.start_byte)
+        return found
+
+    @cached_property
+    def _function_bodies(self) -> list[tuple[int, int]]:
+        return [(node.start_byte, node.end_byte) for node in self._gathered.functions]
+
+    def option_at(self, name: str, offset: int) -> bool:
+        """Whether `set -o NAME` may be in force at offset: turned on before it, or anywhere when offset is in a function.
+
+        A function runs when it is called, so any `set -e` of the script may be
+        in force then. `set +e` is not followed: the answer errs on "in force".
+        """
+        offsets = self._options_set.get(name, [])
+        if not offsets:
+            return False
+        if any(start <= offset < end for start, end in self._function_bodies):
+            return True
+        return min(offsets) <= offset
+
+    def errexit_at(self, offset: int) -> bool:
+        return self.option_at("errexit", offset)
+
+    def pipefail_at(self, offset: int) -> bool:
+        return self.option_at("pipefail", offset)
 
     @cached_property
     def mounts_made(self) -> list[MountEvent]:
@@ -216,3 +267,32 @@ def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
         body = node.child_by_field_name("body")
         if body is not None and body.type == "command":
             steps.append(Step(body, node))
+
+
+_SHORT_OPTIONS = {"e": "errexit"}
+
+
+def _set_options(words: list[bytes]) -> set[str]:
+    """The options `set -e`, `set -euo pipefail`, `set -o errexit` turn on."""
+    names: set[str] = set()
+    index = 0
+    while index < len(words):
+        word = words[index].decode("utf-8", "replace")
+        index += 1
+        if not word.startswith("-") or word == "--":
+            break
+        letters = word[1:]
+        names.update(_SHORT_OPTIONS[letter] for letter in letters if letter in _SHORT_OPTIONS)
+        if "o" in letters and index < len(words):
+            names.add(words[index].decode("utf-8", "replace"))
+            index += 1
+    return names
+
+
+def _shebang_options(shebang: bytes) -> set[str]:
+    """`#!/bin/bash -e`, `#!/usr/bin/env -S bash -eo pipefail`: the options the interpreter line turns on."""
+    words = shebang[2:].split()
+    for index, word in enumerate(words):
+        if word.startswith(b"-") and word not in (b"-S",) and index > 0:
+            return _set_options(words[index:])
+    return set()

@@ -56,7 +56,8 @@ class Context:
     @cached_property
     def facts(self) -> ScriptFacts:
         """Script-wide facts (literal variables, mounts made, statement sequences), each computed on first use."""
-        return ScriptFacts(self.root, self.command)
+        region = self.region
+        return ScriptFacts(self.root, self.command, region is not None and region.errexit, region is not None and region.pipefail)
 
     @cached_property
     def lines(self) -> LineIndex:
@@ -69,6 +70,16 @@ class Context:
         if model is None:
             model = self._commands[node.id] = command.read(node, redirects)
         return model
+
+    def defines(self, name: bytes | None) -> bool:
+        """The script itself defines a function or alias by this name: the name does not run the program."""
+        return name is not None and (name in self.functions or name in self.facts.aliases)
+
+    def carriage_return_after(self, offset: int) -> bool:
+        """A `\r` follows offset on its line (after blanks at most): in a CRLF script bash reads it as part
+        of the last word (`uniq\r` is no uniq), or as a word of its own, where tree-sitter sees a blank."""
+        rest = self.source[offset : offset + 64].lstrip(b" \t")
+        return rest.startswith(b"\r")
 
     @cached_property
     def _comment_starts(self) -> list[int]:
@@ -101,6 +112,9 @@ class Rule:
     fix_availability: ClassVar[FixAvailability] = FixAvailability.NEVER
     node_types: ClassVar[frozenset[str]] = frozenset()  # for check_node
     enabled_by_default: ClassVar[bool] = True
+    # Out of the default set except inside loop bodies, where a per-call cost adds
+    # up (PL503); selected by name or prefix, it reports everywhere.
+    default_in_loops: ClassVar[bool] = False
     # ShellCheck codes whose `# shellcheck disable=` comments also silence this rule.
     shellcheck_codes: ClassVar[tuple[str, ...]] = ()
 

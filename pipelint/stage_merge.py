@@ -1,4 +1,4 @@
-"""Merging a stage into the one before it: `a | b` → `a'`, the edit that deletes `| b`.
+"""Merging a stage into the one before it: `a | b` → `a'`, the edit that deletes `| b`, and what else it changes.
 
 Shared by PL501 (`grep … | wc -l` → `grep -c …`) and PL502 (`sort | uniq` → `sort -u`).
 """
@@ -6,8 +6,9 @@ Shared by PL501 (`grep … | wc -l` → `grep -c …`) and PL502 (`sort | uniq` 
 from __future__ import annotations
 
 from pipelint import syntax
+from pipelint.exit_status import stage_status_observed, status_observed
 from pipelint.finding import Edit
-from pipelint.pipeline import Pipeline
+from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 
 
@@ -37,3 +38,29 @@ def absorb_next_stage(pipeline: Pipeline, index: int, context: Context) -> Edit 
     if context.has_comment(stage.end, following.command.end_byte):
         return None  # a comment between the stages would be lost
     return Edit.delete(stage.end, following.command.end_byte)
+
+
+def may_fail(stage: Stage) -> bool:
+    """The stage reads a file or expands a word: it can fail where the stage after it would not (a missing file, `set -u`)."""
+    model = stage.command_model
+    if model is None or model.operands or any(syntax.literal_value(word) is None for word in model.arguments):
+        return True
+    return any(r.type == "file_redirect" and syntax.redirects_stdin(r) for r in stage.all_redirects)
+
+
+def merge_unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str | None:
+    """Why merging stage index + 1 into stage index may change what the script sees; None when nothing can.
+
+    The merged command exits with the first stage's status where the second's
+    used to count (`sort f | uniq`: 0 when f is missing, `sort -u f`: 2), and
+    `PIPESTATUS` (and pipefail) see one stage fewer.
+    """
+    if stage_status_observed(pipeline.root, context.facts):
+        return "`PIPESTATUS` or `set -o pipefail` sees one stage fewer"
+    last = index + 1 == len(pipeline.stages) - 1
+    if last and may_fail(pipeline.stages[index]) and status_observed(pipeline.root, context.facts):
+        return "the pipeline's exit status becomes the first command's, which fails where the second succeeded"
+    names = {pipeline.stages[index].name, pipeline.stages[index + 1].name}
+    if any(context.redefines(name) for name in names):
+        return "a file the script sources may define one of the commands"
+    return None

@@ -335,3 +335,24 @@ def first_broken_offset(error: Node) -> int:
         if child.type not in SALVAGEABLE or child.has_error:
             return child.start_byte
     return error.start_byte
+
+
+_LOOPS = frozenset({"for_statement", "c_style_for_statement", "while_statement"})  # `until` and `select` too
+
+
+def in_loop(root: Node, start: int, end: int) -> bool:
+    """Whether the text start..end runs once per iteration of a loop of the same function.
+
+    A loop's body and a `while`/`until` condition run on every iteration; a
+    `for` word list once. A function body is a boundary: where the function
+    is called from is not followed.
+    """
+    node = root.descendant_for_byte_range(start, end)
+    while node is not None and node.parent is not None:
+        parent = node.parent
+        if parent.type == "function_definition":
+            return False
+        if parent.type in _LOOPS and (node.type == "do_group" or parent.child_by_field_name("condition") == node):
+            return parent.type == "while_statement" or node.type == "do_group"
+        node = parent
+    return False

@@ -36,6 +36,40 @@ def test_no_finding_joins_pieces_across_the_blanked_error():
             assert b"$(" not in source[finding.start : finding.end]
 
 
+# The default set: PL503 (a fork per call) only where it runs once per iteration.
+
+LOOPED = """\
+#!/bin/bash
+echo "$name" | grep -q x
+for f in a b; do
+  echo "$f" | grep -q x
+done
+while echo "$n" | grep -q 1; do n=2; done
+f() { echo "$1" | grep -q x; }
+for i in 1; do g() { echo "$1" | grep -q x; }; done
+x=$(echo "$y" | tr a b)
+until [ -n "$z" ]; do z=$(echo "$y" | tr a b); done
+grep x access.log | wc -l
+"""
+
+
+def _pl5_lines(settings: Settings) -> list[tuple[str, int]]:
+    rules = [rule() for rule in settings.enabled_rules()]
+    result = checker.check(LOOPED.encode(), rules, "s.bash", settings)
+    return [(f.code, LOOPED.encode().count(b"\n", 0, f.start) + 1) for f in result.findings if f.code.startswith("PL5")]
+
+
+def test_without_configuration_pl503_reports_only_inside_loops():
+    # A loop body and a while/until condition run every iteration; a function body is not followed.
+    assert _pl5_lines(Settings()) == [("PL503", 4), ("PL503", 6), ("PL503", 10)]
+
+
+def test_selected_the_pl5_group_reports_everywhere():
+    assert _pl5_lines(Settings(extend_select=("PL5",))) == [
+        ("PL503", 2), ("PL503", 4), ("PL503", 6), ("PL503", 7), ("PL503", 8), ("PL503", 9), ("PL503", 10), ("PL501", 11)
+    ]
+
+
 # The rule protocol: hooks are found by what a rule overrides.
 
 

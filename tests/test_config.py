@@ -105,6 +105,33 @@ def test_default_selection_leaves_out_opt_in_rules():
     assert not any(code.startswith("PL6") for code in codes)
 
 
+def test_the_micro_costs_leave_the_default_set_but_pl503_stays_in_loops():
+    settings = Settings()
+    codes = {rule.code for rule in settings.enabled_rules()}
+    assert {"PL501", "PL502"}.isdisjoint(codes)
+    assert "PL503" in codes and settings.loops_only == {"PL503"}
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        Settings(extend_select=("PL5",)),
+        Settings(extend_select=("echo-pipe",)),
+        Settings(select=("PL503",)),
+        Settings(select=("ALL",)),
+    ],
+)
+def test_a_rule_selected_by_name_or_prefix_reports_everywhere(settings):
+    assert "PL503" in {rule.code for rule in settings.enabled_rules()}
+    assert settings.loops_only == frozenset()
+
+
+def test_an_ignored_loop_rule_is_off_everywhere():
+    settings = Settings(ignore=("PL5",))
+    assert "PL503" not in {rule.code for rule in settings.enabled_rules()}
+    assert settings.loops_only == frozenset()
+
+
 def test_overrides_extend_and_ignore():
     settings = Overrides(select=("PL003",), extend_select=("PL00",), ignore=("PL001",)).apply(Settings())
     codes = {rule.code for rule in settings.enabled_rules()}

@@ -10,8 +10,8 @@ from pipelint.linter import process
 from pipelint.positions import LineIndex
 
 
-def findings(script: str, path: str = "outer.sh"):
-    return process(script.encode(), path, Settings(), None).findings
+def findings(script: str, path: str = "outer.sh", settings: Settings | None = None):
+    return process(script.encode(), path, settings or Settings(), None).findings
 
 
 def fixed(script: str, path: str = "outer.sh", unsafe: bool = False) -> bytes:
@@ -73,8 +73,9 @@ def test_a_directive_inside_the_inner_script_works_too():
 
 def test_dialect_of_the_inner_script_is_the_shell_that_runs_it():
     # bash -c may get a here-string fix; sh -c may not
-    assert [f.code for f in findings("bash -c 'echo \"$x\" | wc -c'\n", "outer.bash")] == ["PL503"]
-    assert [f.code for f in findings("sh -c 'echo \"$x\" | wc -c'\n", "outer.bash")] == []
+    pl5 = Settings(extend_select=("PL5",))
+    assert [f.code for f in findings("bash -c 'echo \"$x\" | wc -c'\n", "outer.bash", pl5)] == ["PL503"]
+    assert [f.code for f in findings("sh -c 'echo \"$x\" | wc -c'\n", "outer.bash", pl5)] == []
 
 
 def test_zsh_and_unknown_shells_are_not_read():

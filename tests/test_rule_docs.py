@@ -128,3 +128,12 @@ def test_fix_row_states_the_declared_availability(rule):
     """`| Fix | always …`, `sometimes …` or `never …`, as the rule declares (FixAvailability)."""
     row = parse_doc(ruledocs.path_for(rule)).table_value("Fix")
     assert row.split()[0].rstrip(":,") == rule.fix_availability.value, row
+
+
+@pytest.mark.parametrize("rule", RULES, ids=IDS)
+def test_default_row_states_the_default_set(rule):
+    """A rule outside the default set says so (`| Default | off …` / `in loops …`), as `rule --all` does."""
+    doc = parse_doc(ruledocs.path_for(rule))
+    if ruledocs.default_set(rule) == "on" and "| Default |" not in doc.text:
+        return  # on by default: the row is optional
+    assert doc.table_value("Default").startswith(ruledocs.default_set(rule)), doc.table_value("Default")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipelint import syntax, tee_command
+from pipelint import stage_removal, syntax, tee_command
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
@@ -30,6 +30,8 @@ class TeeDevNullRule(Rule):
     fix_availability = FixAvailability.SOMETIMES
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
+        if context.defines(b"tee"):
+            return  # the script's own `tee` function or alias is no pass-through
         stages = pipeline.stages
         for index, stage in enumerate(stages):
             tee = tee_command.parse(stage)
@@ -37,6 +39,8 @@ class TeeDevNullRule(Rule):
                 continue
             if any(syntax.redirects_stdin(r) for r in stage.all_redirects):
                 continue  # `tee /dev/null < f` reads a file, not the pipe
+            if context.carriage_return_after(stage.end):
+                continue  # CRLF: bash runs `tee '/dev/null\r'`, or `tee\r`
             label = "tee /dev/null" if tee.files else "tee"
             if index == len(stages) - 1:
                 fix = self._last(pipeline, stages[index - 1], stage, label, context)
@@ -45,15 +49,22 @@ class TeeDevNullRule(Rule):
             elif index == 0:
                 fix = self._first(pipeline, stage, stages[1], label, context)
             else:
-                fix = self._middle(tee, stage, stages[index + 1], label, context)
+                fix = self._middle(pipeline, index, tee, label, context)
             what = "copies every byte and throws the copy away" if tee.files else "with no file only copies its input to its output"
             yield self.finding(f"`{label}` {what}: the stage costs a process and a copy for nothing", stage.start, stage.end, fix)
 
-    def _middle(self, tee: tee_command.Tee, stage: Stage, following: Stage, label: str, context: Context) -> Fix | None:
+    def _middle(self, pipeline: Pipeline, index: int, tee: tee_command.Tee, label: str, context: Context) -> Fix | None:
+        stage, following = pipeline.stages[index], pipeline.stages[index + 1]
         if context.has_comment(stage.end, following.start):
             return None  # a comment between the stages would go with it
-        applicability = Applicability.UNSAFE if tee.ignores_sigpipe else Applicability.SAFE
-        return self.fix(f"Remove the `{label}` stage", applicability, Edit.delete(stage.start, following.start))
+        reason = stage_removal.unsafe_reason(pipeline, index, context)
+        if reason is None and tee.ignores_sigpipe:
+            reason = "`tee -p` keeps reading after the next stage exits"
+        if reason is None and context.redefines(b"tee"):
+            reason = "a file the script sources may define `tee`"
+        if reason is None:
+            return self.fix(f"Remove the `{label}` stage", Applicability.SAFE, Edit.delete(stage.start, following.start))
+        return self.fix(f"Remove the `{label}` stage (unsafe: {reason})", Applicability.UNSAFE, Edit.delete(stage.start, following.start))
 
     def _first(self, pipeline: Pipeline, stage: Stage, following: Stage, label: str, context: Context) -> Fix | None:
         if context.has_comment(stage.end, following.start) or stage.all_redirects:

@@ -10,6 +10,7 @@ from pipelint.command import Command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
+from pipelint.exit_status import substitution_status_discarded
 from pipelint.stage_merge import absorb_next_stage
 
 GREPS = frozenset({b"grep", b"egrep", b"fgrep"})
@@ -61,37 +62,11 @@ def is_plain_line_count(stage: Stage) -> bool:
     return len(arguments) == 1 and syntax.literal_value(arguments[0]) in (b"-l", b"--lines")
 
 
-# Nodes a command substitution's value passes through on its way to a command.
-_VALUE_CARRIERS = frozenset({"string", "concatenation", "binary_expression", "unary_expression", "parenthesized_expression"})
-
-
-def status_is_discarded(pipeline: Pipeline) -> bool:
-    """The pipeline is all of a `$(…)` whose exit status nobody sees.
-
-    True in `echo "$(…)"`, `[ "$(…)" -gt 0 ]`, `local n=$(…)`: the status of
-    the command around it replaces the substitution's.  False for a bare
-    `n=$(…)`, whose status is the substitution's, and for statements.
-    """
-    substitution = pipeline.root.parent
-    if substitution is None or substitution.type != "command_substitution":
-        return False
-    statements = [child for child in substitution.named_children if child.type != "comment"]
-    if statements != [pipeline.root]:
-        return False
-    node = substitution.parent
-    while node is not None and node.type in _VALUE_CARRIERS:
-        node = node.parent
-    if node is None:
-        return False
-    if node.type == "variable_assignment":
-        return node.parent is not None and node.parent.type in ("command", "declaration_command")
-    return node.type in ("command", "test_command")
-
-
 class GrepCountRule(Rule):
     code = "PL501"
     name = "grep-count"
     severity = Severity.WARNING
+    enabled_by_default = False  # a micro cost (about 1 ms a call): the PL5 group, `--extend-select PL5`
     fix_availability = FixAvailability.ALWAYS
     shellcheck_codes = ("SC2126",)
 
@@ -118,7 +93,7 @@ class GrepCountRule(Rule):
             # `grep` exits 1 when nothing matches; `wc -l` exits 0.  Only where
             # that status is lost (more stages follow, or a `$(…)` whose
             # command's own status counts) is the fix invisible.
-            status_lost = index + 1 < len(stages) - 1 or status_is_discarded(pipeline)
+            status_lost = index + 1 < len(stages) - 1 or substitution_status_discarded(pipeline.root)
             fix = self.fix(
                 f"Count with `{grep_label} -c`",
                 Applicability.SAFE if status_lost else Applicability.UNSAFE,

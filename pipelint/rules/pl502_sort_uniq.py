@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-
 from pipelint import syntax
 from pipelint.command import Command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
-from pipelint.stage_merge import absorb_next_stage
+from pipelint.stage_merge import absorb_next_stage, merge_unsafe_reason
 
 # sort options that do not change which lines compare equal, so `-u` drops
 # exactly the lines `uniq` would.  Keys (-k, -t), -f, -n, -b, -M, -V, … make
@@ -58,16 +57,17 @@ class SortUniqRule(Rule):
     code = "PL502"
     name = "sort-uniq"
     severity = Severity.WARNING
+    enabled_by_default = False  # a micro cost (about 1 ms a call): the PL5 group, `--extend-select PL5`
     fix_availability = FixAvailability.ALWAYS
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
+        if context.defines(b"sort") or context.defines(b"uniq"):
+            return  # the script's own function or alias runs instead
         stages = pipeline.stages
         for index in range(len(stages) - 1):
             sort, uniq = stages[index], stages[index + 1]
-            if sort.name != b"sort" or not is_bare_uniq(uniq):
-                continue
-            if sort.name in context.functions or b"uniq" in context.functions:
-                continue
+            if sort.name != b"sort" or not is_bare_uniq(uniq) or context.carriage_return_after(uniq.end):
+                continue  # in a CRLF script `uniq\r` is no uniq
             if any(syntax.redirects_stdout(r) for r in sort.all_redirects):
                 continue
             if any(syntax.redirects_stdin(r) for r in uniq.all_redirects):
@@ -78,15 +78,23 @@ class SortUniqRule(Rule):
             removal = absorb_next_stage(pipeline, index, context)
             if removal is None:
                 continue
-            edits = [removal]
-            if unique:
-                # Lines that are byte-for-byte equal also collate equal: `sort -u` left none for uniq.
-                safety = Applicability.SAFE
-                message = "`uniq` after `sort -u` finds no duplicates left to drop"
-                title = "Remove the `uniq` stage"
-            else:
-                edits.append(Edit.insert(sort.command.child_by_field_name("name").end_byte, b" -u"))
-                safety = Applicability.SAFE if sorts_bytewise(sort) else Applicability.UNSAFE
-                message = "`sort | uniq` copies every line through a pipe to drop duplicates: `sort -u` drops them while sorting"
-                title = "Let `sort -u` drop the duplicates"
-            yield self.finding(message, sort.start, uniq.command.end_byte, self.fix(title, safety, *edits))
+            yield self._finding(pipeline, index, unique, removal, context)
+
+    def _finding(self, pipeline: Pipeline, index: int, unique: bool, removal: Edit, context: Context) -> Finding:
+        sort, uniq = pipeline.stages[index], pipeline.stages[index + 1]
+        edits = [removal]
+        reason = merge_unsafe_reason(pipeline, index, context)
+        if unique:
+            # Lines that are byte-for-byte equal also collate equal: `sort -u` left none for uniq.
+            message = "`uniq` after `sort -u` finds no duplicates left to drop"
+            title = "Remove the `uniq` stage"
+        else:
+            edits.append(Edit.insert(sort.command.child_by_field_name("name").end_byte, b" -u"))
+            if reason is None and not sorts_bytewise(sort):
+                reason = "outside the C locale `sort -u` drops lines that only collate equal"
+            message = "`sort | uniq` copies every line through a pipe to drop duplicates: `sort -u` drops them while sorting"
+            title = "Let `sort -u` drop the duplicates"
+        safety = Applicability.SAFE if reason is None else Applicability.UNSAFE
+        if reason is not None:
+            title += f" (unsafe: {reason})"
+        return self.finding(message, sort.start, uniq.command.end_byte, self.fix(title, safety, *edits))

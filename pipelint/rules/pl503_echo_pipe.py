@@ -38,6 +38,8 @@ class EchoPipeRule(Rule):
     code = "PL503"
     name = "echo-pipe"
     severity = Severity.WARNING
+    enabled_by_default = False  # a micro cost (about 1 ms a call): the PL5 group, `--extend-select PL5`
+    default_in_loops = True  # where its fork per call adds up
     fix_availability = FixAvailability.SOMETIMES  # none when a comment stands between the stages
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:

@@ -176,3 +176,114 @@ def test_not_reported_inside_a_parse_error():
 def test_no_fix_for_a_statement_salvaged_from_a_parse_error():
     (finding,) = lint("{ grep 500 access.log | tee /dev/null | wc -l; )\n", select=("PL101",))
     assert finding.code == "PL101" and finding.fix is None
+
+
+# Issue 13: what removing a middle `tee /dev/null` may change besides the copy.
+
+UNSAFE_MIDDLE = [
+    # Class 6: the stage's own redirect creates a file; pipefail and PIPESTATUS see its status.
+    "sort words.txt | tee /dev/null 2>err.txt | uniq -c\n",
+    "sort words.txt | tee /dev/null 2>>err.txt | uniq -c\n",
+    "set -o pipefail\nsort words.txt | tee /dev/null | head -1\necho \"status $?\"\n",
+    'sort words.txt | tee /dev/null | wc -l; echo "${PIPESTATUS[*]}"\n',
+    # Class 16: a producer with side effects after its output, and a reader that stops early.
+    "{ echo a; sleep .3; echo b; touch done; } | tee /dev/null | head -1\n",
+    "for w in a b c; do echo $w; echo $w >> seen.txt; done | tee /dev/null | head -n 1\n",
+    "tar -cvf - src | tee /dev/null | head -c 10 > /dev/null\n",
+    "{ echo a; echo b; touch done; } | tee /dev/null | grep -q a\n",
+    # Class 4: a sourced file may define tee.
+    ". ./lib.sh\nsort words.txt | tee /dev/null | wc -l\n",
+]
+
+
+@pytest.mark.parametrize("script", UNSAFE_MIDDLE)
+def test_middle_removal_is_unsafe_where_the_script_can_tell(script):
+    (finding,) = lint(script, select=("PL101",))
+    assert finding.fix.applicability is Applicability.UNSAFE, finding.fix.title
+    assert "unsafe:" in finding.fix.title
+
+
+SAFE_MIDDLE = [
+    # A producer whose only effect is its output, or readers that read to the end.
+    "sort words.txt | tee /dev/null | head -1\n",
+    "sort words.txt | tee /dev/null | grep -q alpha\n",
+    "{ echo a; sleep .3; echo b; touch done; } | tee /dev/null | wc -l\n",
+    "for w in a b c; do echo $w; echo $w >> seen.txt; done | tee /dev/null | sort | uniq -c\n",
+    "sort words.txt | tee /dev/null 2>&1 | uniq -c\n",
+    "set -o pipefail\nsort words.txt | tee /dev/null | wc -l\necho after\n",
+    "set -e\nsort words.txt | tee /dev/null | wc -l\necho after\n",
+]
+
+
+@pytest.mark.parametrize("script", SAFE_MIDDLE)
+def test_middle_removal_stays_safe_and_keeps_behaviour(script, tmp_path):
+    (finding,) = lint(script, select=("PL101",))
+    assert finding.fix.applicability is Applicability.SAFE
+    fixed = fix(script, select=("PL101",))
+    assert b"tee" not in fixed
+    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")
+    source = b"#!/bin/sh\n" + script.encode()
+    assert_same_behaviour(source, fix(source, "script.sh", select=("PL101",)), tmp_path, "dash")
+
+
+def test_why_a_removed_stage_changes_when_the_producer_dies(tmp_path):
+    """Documented (class 16): without tee's slack the producer meets SIGPIPE before `touch done`."""
+    script = b"{ echo a; sleep .3; echo b; touch done; } | tee /dev/null | head -1\n"
+    fixed = fix(script, unsafe=True, select=("PL101",))
+    assert fixed == b"{ echo a; sleep .3; echo b; touch done; } | head -1\n"
+    assert "done" in run_script(script, tmp_path / "a").files
+    assert "done" not in run_script(fixed, tmp_path / "b").files
+
+
+def test_why_its_own_redirect_matters(tmp_path):
+    """Documented (class 6): `2>err.txt` created the file; without the stage nothing does."""
+    script = b"sort words.txt | tee /dev/null 2>err.txt | uniq -c\n"
+    fixed = fix(script, unsafe=True, select=("PL101",))
+    assert fixed == b"sort words.txt | uniq -c\n"
+    assert "err.txt" in run_script(script, tmp_path / "a").files
+    assert "err.txt" not in run_script(fixed, tmp_path / "b").files
+
+
+def test_why_pipestatus_matters(tmp_path):
+    script = b'sort words.txt | tee /dev/null | wc -l > /dev/null; echo "${PIPESTATUS[*]}"\n'
+    fixed = fix(script, unsafe=True, select=("PL101",))
+    assert run_script(script, tmp_path / "a").stdout == b"0 0 0\n"
+    assert run_script(fixed, tmp_path / "b").stdout == b"0 0\n"
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "tee() { command tee \"$@\"; }\nsort words.txt | tee /dev/null | wc -l\n",
+        "sort words.txt | tee /dev/null | wc -l\nfunction tee { cat; }\n",
+        "shopt -s expand_aliases\nalias tee='tee -a'\nsort words.txt | tee /dev/null | wc -l\n",
+    ],
+)
+def test_not_reported_when_the_script_defines_tee(script):
+    assert "PL101" not in codes(script)
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "sort words.txt | tee /dev/null\r\n",
+        "sort words.txt | tee\r\n",
+        "sort words.txt | tee /dev/null \r\n",
+    ],
+)
+def test_crlf_last_word_is_not_dev_null(script):
+    """bash reads `/dev/null\\r` (or a word `\\r`): that tee writes a file."""
+    assert "PL101" not in codes(script)
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "sort words.txt | tee /dev/null | wc -l\r\necho done\r\n",
+        "{ echo a; echo b; } | tee /dev/null | head -n 1; echo \"ps=${PIPESTATUS[*]}\"\r\n",
+        "{ echo a; sleep .3; echo b; touch done; } | tee /dev/null | head -1\r\n",
+    ],
+)
+def test_crlf_scripts_keep_behaviour(script, tmp_path):
+    fixed = fix(script, select=("PL101",))
+    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")

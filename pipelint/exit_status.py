@@ -1,0 +1,163 @@
+"""Whether a script can see a pipeline's exit status, or the status of one of its stages.
+
+A fix that merges or removes a stage can change the pipeline's status
+(`sort f | uniq` exits with uniq's 0 when f is missing, `sort -u f` with
+sort's 2) or the list of stage statuses (`PIPESTATUS`, and what
+`set -o pipefail` makes of it). Issue 13's contract lets such a fix be safe
+only where the script does not observe the difference: no `set -e` (or ERR
+trap) in force, no `if`/`while`/`&&`/`||`/`!` on it, no `$?` or `PIPESTATUS`
+read right after, and not the last command of the script, a function, or a
+`$( )` whose status counts, each of which hands the status on.
+
+Script-wide switches (`set -e`, `set -o pipefail`, a read of `PIPESTATUS`)
+are `facts.ScriptFacts` facts; this module reads the tree around one
+statement.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from pipelint import syntax
+from pipelint.facts import ScriptFacts
+
+# Blocks whose statements run in order: the status of the block is its last statement's.
+_SEQUENCES = frozenset({"compound_statement", "do_group", "subshell", "if_statement", "elif_clause", "else_clause", "case_item"})
+# Compound commands whose status is that of the block they hold.
+_HOLDERS = frozenset({"for_statement", "c_style_for_statement", "while_statement", "case_statement", "redirected_statement"})
+# Nodes a command substitution's value passes through on its way to a command.
+_VALUE_CARRIERS = frozenset({"string", "concatenation", "binary_expression", "unary_expression", "parenthesized_expression"})
+
+
+def status_observed(statement: Node, facts: ScriptFacts) -> bool:
+    """Whether anything can see the exit status of statement (a pipeline's outermost node).
+
+    Conservative: a context not understood counts as observing.
+    """
+    node = statement
+    if _negated(node):
+        return True  # `! a | b`: the status is tested
+    while True:
+        parent = node.parent
+        if parent is None:
+            return True
+        kind = parent.type
+        if kind == "program":
+            return facts.errexit_at(node.start_byte) or _status_handed_on(node, parent)
+        if kind == "list":
+            if node != _last_named(parent):
+                return True  # `a && b`, `a || b`: tested
+            node = parent
+        elif kind in ("negated_command", "test_command"):
+            return True
+        elif kind in _SEQUENCES:
+            if _is_condition(parent, node):
+                return True
+            if facts.errexit_at(node.start_byte) or _reads_status_next(node):
+                return True
+            if not _is_last_statement(parent, node):
+                return False
+            node = parent  # the block's status is this statement's
+        elif kind in _HOLDERS:
+            if parent.child_by_field_name("condition") == node:
+                return True
+            node = parent
+        elif kind == "function_definition":
+            return True  # the function's return status: its callers may test it
+        elif kind == "command_substitution":
+            if substitution_status_discarded(node):
+                return False
+            assignment = parent.parent
+            if assignment is None or assignment.type != "variable_assignment" or _last_named(parent) != node:
+                return True
+            node = assignment  # `n=$(…)` as a statement has the substitution's status
+        else:
+            return True
+
+
+def stage_status_observed(statement: Node, facts: ScriptFacts) -> bool:
+    """Whether the status of a stage that is not the last can be seen: `PIPESTATUS`, or pipefail with the status observed."""
+    if facts.reads_pipestatus:
+        return True
+    return facts.pipefail_at(statement.start_byte) and status_observed(statement, facts)
+
+
+def substitution_status_discarded(statement: Node) -> bool:
+    """statement is all of a `$(…)` whose exit status nobody sees.
+
+    True in `echo "$(…)"`, `[ "$(…)" -gt 0 ]`, `local n=$(…)`: the status of
+    the command around it replaces the substitution's. False for a bare
+    `n=$(…)`, whose status is the substitution's, and for statements.
+    """
+    substitution = statement.parent
+    if substitution is None or substitution.type != "command_substitution":
+        return False
+    statements = [child for child in substitution.named_children if child.type != "comment"]
+    if statements != [statement]:
+        return False
+    node = substitution.parent
+    while node is not None and node.type in _VALUE_CARRIERS:
+        node = node.parent
+    if node is None:
+        return False
+    if node.type == "variable_assignment":
+        return node.parent is not None and node.parent.type in ("command", "declaration_command")
+    return node.type in ("command", "test_command")
+
+
+def _negated(statement: Node) -> bool:
+    """`! a | b`: tree-sitter-bash puts the `!` on the first stage."""
+    node = statement
+    while node is not None and node.type in ("pipeline", "redirected_statement"):
+        node = node.child_by_field_name("body") if node.type == "redirected_statement" else node.named_child(0)
+    return node is not None and node.type == "negated_command"
+
+
+def _statements(block: Node) -> list[Node]:
+    """The statements of a block that run in order, conditions and elif/else branches left out."""
+    found = []
+    for index, child in enumerate(block.children):
+        if not child.is_named or child.type in ("comment", "elif_clause", "else_clause"):
+            continue
+        if block.field_name_for_child(index) in ("condition", "value", "name"):
+            continue
+        found.append(child)
+    return found
+
+
+def _is_condition(block: Node, node: Node) -> bool:
+    """node is (part of) the condition of an `if`/`elif`: the statements before `then`."""
+    if block.type not in ("if_statement", "elif_clause"):
+        return False
+    for child in block.children:
+        if child.type == "then":
+            return node.start_byte < child.start_byte
+    return True
+
+
+def _is_last_statement(block: Node, node: Node) -> bool:
+    statements = _statements(block)
+    return bool(statements) and statements[-1] == node
+
+
+def _last_named(node: Node) -> Node | None:
+    named = [child for child in node.named_children if child.type != "comment"]
+    return named[-1] if named else None
+
+
+def _reads_status_next(node: Node) -> bool:
+    """The statement after node reads `$?` or `PIPESTATUS`, or is a bare `exit`/`return`, which passes `$?` on."""
+    following = node.next_named_sibling
+    while following is not None and following.type == "comment":
+        following = following.next_named_sibling
+    if following is None:
+        return False
+    text = syntax.text(following)
+    if b"$?" in text or b"${?" in text or b"PIPESTATUS" in text:
+        return True
+    return following.type == "command" and text.strip() in (b"exit", b"return")
+
+
+def _status_handed_on(node: Node, program: Node) -> bool:
+    """At the top level: the script's own exit status is its last command's, and `$?` may be read next."""
+    return _is_last_statement(program, node) or _reads_status_next(node)

@@ -1,0 +1,100 @@
+"""Removing a pass-through stage from the middle of a pipeline: what else it changes.
+
+`a | tee /dev/null | b` → `a | b` keeps what b prints and the pipeline's
+status, but issue 13 found three things it may not keep:
+- the stage's own redirects (`tee /dev/null 2>err` creates err; class 6);
+- the stage's status, which `set -o pipefail` and `PIPESTATUS` see (class 6);
+- when the producer dies: the stage and its pipe hold up to 64 KiB more, so
+  when b stops reading early (`head -1`) the producer is killed by SIGPIPE
+  sooner, and whatever it would still have done (`touch done`, a line on
+  stderr) is lost (class 16).
+
+Shared by PL101 (tee-devnull); PL003's `| cat |` has the same questions.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from pipelint import syntax
+from pipelint.command import Command
+from pipelint.exit_status import stage_status_observed
+from pipelint.pipeline import Pipeline, Stage
+from pipelint.rule import Context
+
+# Programs whose only effect while they run is what they write to stdout: killed
+# by SIGPIPE earlier or later, they leave nothing else behind (their error
+# messages about missing inputs come at the start, whenever they die).
+QUIET_PRODUCERS = frozenset(
+    name.encode()
+    for name in {
+        "cat", "sort", "uniq", "grep", "egrep", "fgrep", "cut", "tr", "head", "echo", "printf", "seq", "yes",
+        "wc", "nl", "tac", "rev", "paste", "join", "comm", "fold", "expand", "unexpand", "fmt", "od", "base64",
+        "base32", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "zcat", "xzcat", "bzcat", "zstdcat",
+        "column", "ls", "date", "true",
+    }
+)  # fmt: skip
+
+# Programs that read their input to the end whatever it holds, so the stages
+# before them are never cut short by SIGPIPE.
+DRAINING_CONSUMERS = frozenset(
+    name.encode()
+    for name in {
+        "cat", "wc", "sort", "uniq", "tr", "cut", "tac", "rev", "nl", "od", "base64", "base32", "md5sum",
+        "sha1sum", "sha256sum", "sha512sum", "cksum", "tee", "paste", "fold", "expand", "unexpand", "grep",
+        "egrep", "fgrep",
+    }
+)  # fmt: skip
+
+# Options that make one of them stop at the first line that settles the answer.
+_GREP_STOPS = frozenset({"-q", "--quiet", "--silent", "-m", "--max-count", "-l", "-L", "--files-with-matches",
+                         "--files-without-match"})  # fmt: skip
+_STOPS_EARLY = {b"grep": _GREP_STOPS, b"egrep": _GREP_STOPS, b"fgrep": _GREP_STOPS, b"sort": frozenset({"-c", "-C", "--check"})}
+
+
+def harmless_redirect(redirect: Node) -> bool:
+    """A redirect that opens no file: `2>/dev/null`, `2>&1`, `2>&-`."""
+    if redirect.type != "file_redirect":
+        return False
+    descriptor, operator, destination = syntax.redirect_parts(redirect)
+    if descriptor != 2:
+        return False
+    value = None if destination is None else syntax.literal_value(destination)
+    if operator in (">", ">>", ">|"):
+        return value == b"/dev/null"
+    return operator == ">&" and value in (b"1", b"2", b"-")
+
+
+def _plain_program(stage: Stage, context: Context, programs: frozenset[bytes]) -> Command | None:
+    """The stage's model when it runs one of programs as itself, with no redirect that opens a file for writing."""
+    model = stage.command_model
+    if model is None or model.program not in programs or model.wrappers or not model.exact:
+        return None
+    if context.redefines(model.program) or context.carriage_return_after(stage.end):
+        return None  # a function, an alias, or `uniq\r` in a CRLF script: not that program
+    if not all(syntax.redirects_stdin(r) or harmless_redirect(r) for r in model.redirects):
+        return None
+    return model
+
+
+def _quiet(stage: Stage, context: Context) -> bool:
+    model = _plain_program(stage, context, QUIET_PRODUCERS)
+    return model is not None and not (model.program == b"sort" and model.has("-o", "--output"))
+
+
+def _drains(stage: Stage, context: Context) -> bool:
+    model = _plain_program(stage, context, DRAINING_CONSUMERS)
+    return model is not None and not model.has(*_STOPS_EARLY.get(model.program, ()))  # type: ignore[arg-type]
+
+
+def unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str | None:
+    """Why removing stage index (not the first, not the last) may change what the script does; None if nothing can."""
+    stage = pipeline.stages[index]
+    if any(not harmless_redirect(r) for r in stage.all_redirects):
+        return "its own redirects open files, which would no longer be created"
+    if stage_status_observed(pipeline.root, context.facts):
+        return "`set -o pipefail` or `PIPESTATUS` sees its exit status"
+    before, after = pipeline.stages[:index], pipeline.stages[index + 1 :]
+    if not (all(_quiet(s, context) for s in before) or all(_drains(s, context) for s in after)):
+        return "the commands before it may be stopped earlier by SIGPIPE when the ones after it stop reading"
+    return None

@@ -1,0 +1,100 @@
+"""exit_status: when a script can see a pipeline's status, checked against real bash.
+
+Each case has one pipeline, `@PIPE@`. The script runs twice under bash, once
+with `true | true` and once with `true | false` in its place: the two runs
+differ (stdout, stderr, exit status) exactly when the status is observed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pipelint import exit_status, syntax
+from pipelint import pipeline as pipelines
+from pipelint.dialect import Dialect
+from pipelint.rule import Context
+
+OBSERVED = [
+    "@PIPE@\n",
+    "set -e\n@PIPE@\necho after\n",
+    "set -euo pipefail\n@PIPE@\necho after\n",
+    "#!/bin/bash -e\n@PIPE@\necho after\n",
+    "trap 'echo failed' ERR\n@PIPE@\necho after\n",
+    "@PIPE@\necho \"rc=$?\"\n",
+    "@PIPE@\nexit\n",
+    "if @PIPE@; then echo yes; fi\n",
+    "while @PIPE@; do echo once; break; done\necho after\n",
+    "@PIPE@ && echo yes\necho after\n",
+    "@PIPE@ || echo no\necho after\n",
+    "! @PIPE@\n",
+    "f() { @PIPE@; }\nf && echo yes\n",
+    "x=$(@PIPE@)\necho \"rc=$?\"\n",
+    "( @PIPE@ )\n",
+    "{ echo a; @PIPE@; } > /dev/null\n",
+    "for i in 1; do @PIPE@; done\n",
+    "case a in a) @PIPE@;; esac\n",
+    "if true; then @PIPE@; else echo; fi\n",
+    "echo a && @PIPE@\n",
+]
+
+NOT_OBSERVED = [
+    "@PIPE@\necho after\n",
+    "@PIPE@\n# a comment\necho after\n",
+    "@PIPE@\nset -e\necho after\n",
+    "f() { @PIPE@; echo in; }\nf\n",
+    "x=$(@PIPE@)\necho after\n",
+    'echo "got $(@PIPE@)"\n',
+    "local_n() { local n=$(@PIPE@); echo in; }\nlocal_n\n",
+    "for i in 1; do @PIPE@; done\necho after\n",
+    "if true; then @PIPE@; fi\necho after\n",
+    "( @PIPE@ )\necho after\n",
+    "echo a && @PIPE@\necho after\n",
+    "set -o pipefail\n@PIPE@\necho after\n",
+]
+
+
+def _observed(script: str) -> tuple[bool, bool]:
+    source = script.replace("@PIPE@", "true | true").encode()
+    root = syntax.parse(source).root_node
+    context = Context(source, root, Dialect.BASH)
+    (statement,) = [node for node in syntax.walk(root) if pipelines.is_pipeline_root(node)]
+    return exit_status.status_observed(statement, context.facts), exit_status.stage_status_observed(statement, context.facts)
+
+
+def _run(script: str, pipe: str, folder: Path) -> tuple[bytes, bytes, int]:
+    """Run as a file, so that a `#!/bin/bash -e` line counts."""
+    path = folder / "script"
+    path.write_text(script.replace("@PIPE@", pipe) if script.startswith("#!") else "#!/bin/bash\n" + script.replace("@PIPE@", pipe))
+    path.chmod(0o755)
+    done = subprocess.run([str(path)], capture_output=True, timeout=30, cwd=folder)
+    return done.stdout, done.stderr.replace(str(path).encode(), b"script"), done.returncode
+
+
+@pytest.mark.parametrize("script", OBSERVED)
+def test_observed(script, tmp_path):
+    assert _observed(script)[0]
+    assert _run(script, "true | true", tmp_path) != _run(script, "true | false", tmp_path)
+
+
+@pytest.mark.parametrize("script", NOT_OBSERVED)
+def test_not_observed(script, tmp_path):
+    assert not _observed(script)[0]
+    assert _run(script, "true | true", tmp_path) == _run(script, "true | false", tmp_path)
+
+
+@pytest.mark.parametrize(
+    "script",
+    ["set -o pipefail\n@PIPE@\n", "set -eo pipefail\n@PIPE@\necho after\n", '@PIPE@\necho "${PIPESTATUS[0]}"\n', '@PIPE@\necho "${PIPESTATUS[*]}"\n'],
+)
+def test_a_first_stage_status_is_seen_through_pipefail_or_pipestatus(script, tmp_path):
+    assert _observed(script)[1]
+    assert _run(script, "true | true", tmp_path) != _run(script, "false | true", tmp_path)
+
+
+@pytest.mark.parametrize("script", ["@PIPE@\n", "set -e\n@PIPE@\necho after\n", "set -o pipefail\n@PIPE@\necho after\n"])
+def test_a_first_stage_status_is_not_seen_otherwise(script, tmp_path):
+    assert not _observed(script)[1]
+    assert _run(script, "true | true", tmp_path) == _run(script, "false | true", tmp_path)
