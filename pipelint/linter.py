@@ -130,6 +130,7 @@ def lint(
         scan = host.scan(source)
         result = checker.CheckResult(source, Dialect.SH, parse_failures=list(scan.failures), error_count=len(scan.failures))
         _lint_regions(result, scan.regions, scan.suppressions, check_region)
+        result.findings = hosts.reported_once(result.findings, scan.regions)
     else:
         result = checker.check(source, [rule() for rule in rules], name, settings, mountinfo)
         if not settings.embedded:

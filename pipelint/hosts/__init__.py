@@ -14,15 +14,16 @@ meant (a YAML scalar whose indentation or style the edit changed would not).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import PurePath
 
-from pipelint.finding import Edit
+from pipelint.finding import Edit, Finding
 from pipelint.fixer import apply_edits
 from pipelint.hosts import dockerfile, github_actions, gitlab_ci
 from pipelint.hosts.kind import HostKind, HostScan
 from pipelint.regions import Region
 
-__all__ = ["KINDS", "HostKind", "HostScan", "keeps_host", "kind_of"]
+__all__ = ["KINDS", "HostKind", "HostScan", "keeps_host", "kind_of", "reported_once"]
 
 
 # One line per kind; the first whose names match a file wins.
@@ -63,10 +64,35 @@ def keeps_host(kind: HostKind, before: bytes, edits: Sequence[Edit], after: byte
     old, new = kind.scan(before), kind.scan(after)
     if new.failures or len(old.regions) != len(new.regions):
         return False
-    placed = 0
     for was, now in zip(old.regions, new.regions):
         expected = _edited_text(was, edits)
         if expected != now.text or (was.dialect, was.errexit, was.pipefail) != (now.dialect, now.errexit, now.pipefail):
             return False
-        placed += sum(1 for edit in edits if was.inner_edit(edit) is not None)
-    return placed == len(edits)  # an edit outside every script changed the host itself
+    # An edit outside every script changed the host itself.
+    return all(any(region.inner_edit(edit) is not None for region in old.regions) for edit in edits)
+
+
+def _sharers(regions: Sequence[Region], edits: Sequence[Edit]) -> int:
+    """How many scripts hold every one of these host bytes (more than one: a YAML alias runs them again)."""
+    return sum(1 for region in regions if all(region.inner_edit(edit) is not None for edit in edits))
+
+
+def reported_once(findings: list[Finding], regions: Sequence[Region]) -> list[Finding]:
+    """Findings at the same place once, from host bytes that several scripts run (a YAML anchor and its aliases).
+
+    Each script is linted in its own shell and after its own earlier lines, so
+    a fix there suits that script only. Its edit lands in every script that
+    holds those bytes: it stays only if each of them offered the very same fix
+    (a here-string fix found under bash is no fix where the bytes also run under sh).
+    """
+    groups: dict[tuple[str, int, int], list[Finding]] = {}
+    for finding in findings:
+        groups.setdefault((finding.code, finding.start, finding.end), []).append(finding)
+    merged = []
+    for same in groups.values():
+        first, fix = same[0], same[0].fix
+        if fix is not None and (any(f.fix != fix for f in same) or len(same) < _sharers(regions, fix.edits)):
+            advice = f"{fix.title} where it suits every job that runs these lines: a YAML alias shares them"
+            first = replace(first, fix=None, help=first.help or advice)
+        merged.append(first)
+    return merged

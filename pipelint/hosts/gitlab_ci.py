@@ -48,7 +48,6 @@ def _job_scripts(name: str, job: yaml.Node) -> list[Script]:
 
 def scripts(doc: Document) -> list[Script]:
     found: list[Script] = []
-    seen: set[int] = set()  # one node reached twice through anchors is linted once
     for root in doc.roots:
         for key, value in items(root):
             name = string(key)
@@ -56,10 +55,7 @@ def scripts(doc: Document) -> list[Script]:
                 continue
             if name in SCRIPT_KEYS:  # the deprecated global before_script / after_script
                 value = yaml.MappingNode("tag:yaml.org,2002:map", [(key, value)])
-            for script in _job_scripts(name, value):
-                if not any(id(node) in seen for node in script.nodes):
-                    seen.update(id(node) for node in script.nodes)
-                    found.append(script)
+            found += _job_scripts(name, value)
     return found
 
 

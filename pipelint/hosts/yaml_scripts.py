@@ -37,6 +37,8 @@ from pipelint.regions import Part, Quoting, Region
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _BOM = "\ufeff".encode()
 _BLOCK_HEADER = re.compile(r"[|>]([1-9])?[+-]?([1-9])?")
+# What a node's start mark may cover before its content: an anchor (`&name`) and a tag (`!reference`).
+_PROPERTIES = re.compile(r"(?:[&!][^ \t\r\n]*[ \t]+)*")
 
 
 @dataclass(frozen=True)
@@ -168,8 +170,13 @@ def _block_lines(doc: Document, node: yaml.ScalarNode, indent: int | None) -> tu
     return indent, content
 
 
+def _content_start(doc: Document, node: yaml.ScalarNode) -> int:
+    """Where the scalar itself starts: its start mark is at its anchor or tag when it has one."""
+    return _PROPERTIES.match(doc.text, node.start_mark.index, node.end_mark.index).end()  # type: ignore[union-attr]
+
+
 def _explicit_indent(doc: Document, node: yaml.ScalarNode, parent_indent: int) -> int | None:
-    header = _BLOCK_HEADER.match(doc.text, node.start_mark.index)
+    header = _BLOCK_HEADER.match(doc.text, _content_start(doc, node))
     digit = header and (header.group(1) or header.group(2))
     return parent_indent + int(digit) if digit else None
 
@@ -205,7 +212,7 @@ def _folded_parts(doc: Document, node: yaml.ScalarNode, parent_indent: int) -> l
 
 def _flow_parts(doc: Document, node: yaml.ScalarNode, quoting: Quoting) -> list[Part] | None:
     """A plain or quoted scalar on one line whose text is its value (no escapes, no `''`)."""
-    start, end = node.start_mark.index, node.end_mark.index
+    start, end = _content_start(doc, node), node.end_mark.index
     if node.start_mark.line != node.end_mark.line:
         return None
     if not _plain_style(node):
@@ -311,7 +318,29 @@ def scan(source: bytes, find: ScriptFinder, expressions: re.Pattern[bytes] | Non
     doc = load(source)
     if not isinstance(doc, Document):
         return HostScan(failures=[doc])
-    return HostScan(regions=[script_region(doc, script, expressions) for script in find(doc)])
+    return HostScan(regions=[script_region(doc, script, expressions) for script in distinct(find(doc))])
+
+
+def distinct(scripts: list[Script]) -> list[Script]:
+    """Each script once: the same scalars run the same way again through an alias (another job) add nothing.
+
+    Scalars shared by scripts that differ (another shell, other items before
+    them) stay in each: hosts.reported_once merges what they find there.
+    """
+    seen: set[tuple] = set()
+    found = []
+    for script in scripts:
+        key = (
+            tuple(id(node) for node in script.nodes),
+            script.dialect,
+            script.editable,
+            script.errexit,
+            script.pipefail,
+        )
+        if key not in seen:
+            seen.add(key)
+            found.append(script)
+    return found
 
 
 def same_structure(before: bytes, after: bytes, find: ScriptFinder) -> bool:

@@ -191,6 +191,42 @@ def test_the_fixer_refuses_an_edit_after_which_the_yaml_reads_differently():
     assert hosts.keeps_host(kind, text, [accepted], text.replace(b"cat access", b"tac access"))
 
 
+SHARED = """\
+on: push
+jobs:
+  bash:
+    runs-on: ubuntu-latest
+    steps:
+      - shell: bash
+        run: &count |
+          echo "$GITHUB_REF" | wc -c
+          cat access.log | grep -c 500
+  sh:
+    runs-on: ubuntu-latest
+    steps:
+      - shell: sh
+        run: *count
+"""
+
+
+def test_a_script_shared_through_an_alias_is_reported_once_and_fixed_only_as_every_shell_allows():
+    report = check(WORKFLOW, SHARED, select=("PL001", "PL503"), unsafe_fixes=True)
+    assert located(report) == [("PL503", 8, 11), ("PL001", 9, 11)]
+    here_string, redirect = report.findings
+    assert here_string.fix is None and "YAML alias" in here_string.help  # `<<<` is no sh
+    assert redirect.fix is not None
+    result = fixed(WORKFLOW, SHARED, select=("PL001", "PL503"), unsafe_fixes=True)
+    assert result.decode() == SHARED.replace("cat access.log | grep -c 500", "grep -c 500 < access.log")
+    loaded = yaml.safe_load(result)
+    assert loaded["jobs"]["bash"]["steps"][0]["run"] == loaded["jobs"]["sh"]["steps"][0]["run"]
+
+
+def test_an_anchored_plain_scalar_maps_past_its_anchor():
+    text = workflow("- run: &one cat access.log | grep 500\n- run: *one")
+    assert located(check(WORKFLOW, text)) == [("PL001", 7, 19)]
+    assert fixed(WORKFLOW, text).decode() == text.replace("cat access.log | grep 500", "grep 500 < access.log")
+
+
 def test_broken_yaml_is_a_parse_failure_at_its_place():
     text = "jobs:\n  build:\n    steps:\n      - run: echo a\n    - run: [\n"
     report = check(WORKFLOW, text)

@@ -79,26 +79,13 @@ build:
   after_script: cat words.txt | sort -u
 """
 
-FIXED = """\
-stages: [test]
-default:
-  before_script:
-    - grep -c 500 < access.log
-.setup: &setup
-  - echo setup
-build:
-  stage: test
-  script:
-    - *setup
-    - sort < data.csv
-    - |
-      for f in words.txt data.csv; do
-        wc -l < "$f"
-      done
-    - 'cat "my file.txt" | wc -l'
-    - !reference [.setup, script]
-  after_script: sort -u < words.txt
-"""
+# Each `cat` that only feeds one reader becomes a redirect; the quoted item keeps its text.
+FIXED = (
+    TEXT.replace("cat access.log | grep -c 500", "grep -c 500 < access.log")
+    .replace("cat data.csv | sort", "sort < data.csv")
+    .replace('cat "$f" | wc -l', 'wc -l < "$f"')
+    .replace("cat words.txt | sort -u", "sort -u < words.txt")
+)
 
 
 def test_findings_point_at_each_item():
@@ -136,6 +123,32 @@ def test_a_list_is_one_script_run_as_posix_sh_with_errexit():
 def test_an_anchored_script_is_linted_once():
     text = ".base:\n  script: &s\n    - cat data.csv | sort\njob:\n  script: *s\n"
     assert located(check(CI, text)) == [("PL001", 3, 7)]
+
+
+SHARED = """\
+.count: &count sort words.txt | tee /dev/null | wc -l
+plain:
+  script:
+    - *count
+quiet:
+  script:
+    - tee() { command tee "$@" > /dev/null; }
+    - *count
+    - cat data.csv | sort
+"""
+
+
+def test_an_item_shared_by_jobs_is_reported_once_and_fixed_only_where_every_job_allows(tmp_path):
+    report = check(CI, SHARED, unsafe_fixes=True)
+    # The job's own line after the shared one is linted too (the job is not skipped as seen before).
+    assert located(report) == [("PL101", 1, 33), ("PL001", 9, 7)]
+    shared, own = report.findings
+    assert own.fix is not None
+    assert shared.fix is None  # in `quiet`, tee is a function: removing the stage changes what runs
+    assert "YAML alias" in shared.help
+    result = fixed(CI, SHARED, unsafe_fixes=True)
+    assert result.decode() == SHARED.replace("cat data.csv | sort", "sort < data.csv")
+    assert_jobs_behave_the_same(SHARED, result, tmp_path)
 
 
 def test_templates_are_gitlab_files_and_other_yaml_is_not():
