@@ -173,16 +173,25 @@ def map_finding(finding: Finding, region: Region) -> Finding:
     otherwise the finding keeps no fix and its message shows the rewrite.
     """
     start, end = region.outer_span(finding.start, finding.end)
+    if region.opaque:  # words the rule quoted may be placeholders: show the host's text
+        finding = _shown(finding, region)
     fix = finding.fix
     if fix is None:
         return replace(finding, start=start, end=end)
     edits = [region.outer_edit(edit) for edit in fix.edits]
     if all(edit is not None for edit in edits):
         return replace(finding, start=start, end=end, fix=replace(fix, edits=tuple(sorted(edits))))  # type: ignore[arg-type]
-    rewritten = _rewritten_lines(region.text, list(fix.edits))
+    rewritten = region.shown(_rewritten_lines(region.text, list(fix.edits)))
     message = f"{finding.message} (in {region.origin}: `{rewritten}`)"
     advice = f"{fix.title}, by hand: the quoting around {region.origin} cannot take the edit as it is"
     return replace(finding, start=start, end=end, fix=None, message=message, help=finding.help or advice)
+
+
+def _shown(finding: Finding, region: Region) -> Finding:
+    """The finding's words with the region's placeholders back to the host text they stand for."""
+    fix = finding.fix and replace(finding.fix, title=region.shown(finding.fix.title))
+    help_text = finding.help and region.shown(finding.help)
+    return replace(finding, message=region.shown(finding.message), help=help_text, fix=fix)
 
 
 def _rewritten_lines(text: bytes, edits: list[Edit]) -> str:

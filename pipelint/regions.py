@@ -100,6 +100,8 @@ class Region:
     stdin_over_network: bool = False
     reports_parse_failures: bool = True  # False where the text may be partly the outer shell's words
     depth: int = 0  # how many regions enclose this one
+    # (placeholder, the host text it stands for): a rewrite is shown with the host's words (GitHub's `${{ … }}`).
+    opaque: tuple[tuple[bytes, bytes], ...] = ()
     _starts: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -195,6 +197,12 @@ class Region:
                 return Edit(edit.start + shift, edit.end + shift, edit.content)
         return None
 
+    def shown(self, text: str) -> str:
+        """text, read from this region's, with each placeholder back to the host text it stands for."""
+        for placeholder, original in self.opaque:
+            text = text.replace(placeholder.decode(), original.decode("utf-8", "replace"))
+        return text
+
     def inside(self, parent: Region) -> Region:
         """This region, found in parent.text, with its pieces mapped to parent's host.
 
@@ -220,4 +228,5 @@ class Region:
             pieces=tuple(pieces),
             anchor=parent.anchor if anchor is None else anchor,
             depth=parent.depth + 1,
+            opaque=self.opaque + parent.opaque,  # the parent's placeholders are in our text too
         )

@@ -244,20 +244,33 @@ def scalar_parts(doc: Document, node: yaml.ScalarNode, parent_indent: int, edita
     return None if parts is None else _with_value(parts, node.value.encode("utf-8"))
 
 
-def _opaque(parts: list[Part], pattern: re.Pattern[bytes] | None) -> list[Part]:
-    """Each match of pattern (GitHub's `${{ … }}`) becomes a placeholder of its length that maps nowhere."""
+def _placeholder(length: int, number: int) -> bytes:
+    """A bare word of length bytes, told apart from the others by number where it fits (`_1____`)."""
+    numbered = f"_{number}_".encode()
+    return numbered.ljust(length, b"_") if len(numbered) <= length else b"_" * length
+
+
+def _opaque(parts: list[Part], pattern: re.Pattern[bytes] | None) -> tuple[list[Part], list[tuple[bytes, bytes]]]:
+    """Each match of pattern (GitHub's `${{ … }}`) becomes a placeholder of its length that maps nowhere.
+
+    Also returns (placeholder, expression) for each, so that a rewrite in a
+    message shows the expression (`Region.shown`).
+    """
     if pattern is None:
-        return parts
+        return parts, []
     found: list[Part] = []
+    words: list[tuple[bytes, bytes]] = []
     for data, outer, quoting in parts:
         cursor = 0
         for match in pattern.finditer(data):
             if match.start() > cursor:
                 found.append((data[cursor : match.start()], None if outer is None else outer + cursor, quoting))
-            found.append((b"_" * len(match.group()), None, quoting))
+            placeholder = _placeholder(len(match.group()), len(words))
+            words.append((placeholder, match.group()))
+            found.append((placeholder, None, quoting))
             cursor = match.end()
         found.append((data[cursor:], None if outer is None else outer + cursor, quoting))
-    return [part for part in found if part[0]]
+    return [part for part in found if part[0]], words
 
 
 @dataclass(frozen=True)
@@ -282,8 +295,11 @@ def script_region(doc: Document, script: Script, expressions: re.Pattern[bytes] 
         rebuilt = scalar_parts(doc, node, script.parent_indent, script.editable)
         parts += rebuilt if rebuilt is not None else [(node.value.encode("utf-8"), None, Quoting.READ_ONLY)]
     anchor = doc.byte(script.nodes[0].start_mark.index)
-    facts = {"errexit": script.errexit, "pipefail": script.pipefail, "anchor": anchor}
-    return Region.from_parts(_opaque(parts, expressions), script.dialect, script.origin, **facts)
+    parts, words = _opaque(parts, expressions)
+    # Only numbered placeholders can be told apart in a message; `_____` may be the script's own.
+    shown = tuple((placeholder, expression) for placeholder, expression in words if placeholder.strip(b"_"))
+    facts = {"errexit": script.errexit, "pipefail": script.pipefail, "anchor": anchor, "opaque": shown}
+    return Region.from_parts(parts, script.dialect, script.origin, **facts)
 
 
 def same_tree(before: yaml.Node, after: yaml.Node, exempt: set[int]) -> bool:

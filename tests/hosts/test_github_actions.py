@@ -115,10 +115,20 @@ def test_no_fix_where_the_yaml_cannot_take_it(run):
 def test_expressions_are_opaque_words_of_the_same_length():
     text = workflow("- run: |\n    echo ${{ github.sha }} | wc -c\n    cat ${{ inputs.file }}\n")
     (region,) = scripts(text.encode())
-    assert region.text == b"echo " + b"_" * 17 + b" | wc -c\n" + b"cat " + b"_" * 18 + b"\n"
+    assert region.text == b"echo _0" + b"_" * 15 + b" | wc -c\n" + b"cat _1" + b"_" * 16 + b"\n"
     assert region.outer_offset(5) is None and region.outer_offset(21) is None  # maps nowhere
     assert region.outer_edit(Edit(5, 22, b"x")) is None
     assert region.outer_offset(0) == text.encode().index(b"echo ${{")
+
+
+def test_a_rewrite_in_a_message_shows_the_expressions_not_their_placeholders():
+    text = workflow("- run: cat ${{ inputs.log }} | grep ${{ inputs.code }}\n")
+    (finding,) = check(WORKFLOW, text).findings
+    assert finding.fix is None
+    assert finding.message.startswith("`cat` only feeds ${{ inputs.log }} into grep")
+    assert finding.message.endswith("`grep ${{ inputs.code }} < ${{ inputs.log }}`)")
+    (nested,) = check(WORKFLOW, workflow("- run: sh -c 'cat ${{ inputs.f }} | grep b'\n")).findings
+    assert "_" not in nested.message and "`grep b < ${{ inputs.f }}`" in nested.message
 
 
 @pytest.mark.parametrize(
