@@ -193,21 +193,37 @@ def _literal_parts(doc: Document, node: yaml.ScalarNode, parent_indent: int, quo
 
 
 def _folded_parts(doc: Document, node: yaml.ScalarNode, parent_indent: int) -> list[Part] | None:
-    """`>`: lines joined by a blank. Only the plain case (no empty or more-indented lines) is rebuilt."""
+    """`>`: each line a read-only piece, joined as YAML folds them (the rule in `_fold`)."""
     found = _block_lines(doc, node, _explicit_indent(doc, node, parent_indent))
     if found is None:
         return None
-    lines = [(at, line) for at, line in found[1]]
+    lines = list(found[1])
     while lines and not lines[-1][1]:
         lines.pop()
-    if any(not line or line[0] in " \t" for _, line in lines):
-        return None
     parts: list[Part] = []
-    for index, (at, line) in enumerate(lines):
-        if index:
-            parts.append((b" ", None, Quoting.READ_ONLY))
+    previous = None
+    empty = 0
+    for at, line in lines:
+        if not line:
+            empty += 1
+            continue
+        if previous is not None:
+            parts.append((_fold(previous, line, empty), None, Quoting.READ_ONLY))
         parts += _line_parts(doc, at, line, Quoting.READ_ONLY)
+        previous, empty = line, 0
     return parts + [(b"\n", None, Quoting.READ_ONLY)]
+
+
+def _fold(previous: str, line: str, empty: int) -> bytes:
+    """What joins two lines of a folded scalar with empty lines between (YAML 1.2 §8.1.3, as PyYAML reads it).
+
+    Two lines that start with no blank fold into one, a blank between them,
+    or keep one break per empty line; around a more-indented line every
+    break stays.
+    """
+    if previous[0] not in " \t" and line[0] not in " \t":
+        return b"\n" * empty if empty else b" "
+    return b"\n" * (empty + 1)
 
 
 def _flow_parts(doc: Document, node: yaml.ScalarNode, quoting: Quoting) -> list[Part] | None:

@@ -7,7 +7,7 @@ import textwrap
 import pytest
 import yaml
 from harness import assert_same_behaviour
-from host_helpers import check, fixed, located
+from host_helpers import check, fixed, located, where
 
 from pipelint import hosts
 from pipelint.dialect import Dialect
@@ -119,6 +119,15 @@ def test_expressions_are_opaque_words_of_the_same_length():
     assert region.outer_offset(5) is None and region.outer_offset(21) is None  # maps nowhere
     assert region.outer_edit(Edit(5, 22, b"x")) is None
     assert region.outer_offset(0) == text.encode().index(b"echo ${{")
+
+
+def test_a_folded_scalar_with_more_indented_lines_keeps_its_positions():
+    # `>` folds `a` and `b` into one line but keeps the breaks around the more-indented line.
+    text = workflow("- run: >\n    echo a\n    echo b &&\n      ls\n\n    cat access.log | grep 500\n")
+    (region,) = scripts(text.encode())
+    assert region.text == yaml.safe_load(text)["jobs"]["build"]["steps"][0]["run"].encode()
+    (finding,) = check(WORKFLOW, text).findings
+    assert where(check(WORKFLOW, text), finding) == (12, 11) and finding.fix is None
 
 
 def test_a_rewrite_in_a_message_shows_the_expressions_not_their_placeholders():
