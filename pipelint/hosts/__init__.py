@@ -1,9 +1,10 @@
 """Files that are not shell scripts but hold shell: which kind a file is, and the scripts in it.
 
-A host kind (one module each: `dockerfile`, `github_actions`, `gitlab_ci`)
-knows its files by name and finds the scripts inside one (`scan`): the
-top-level `regions.Region`s, whose pieces point into the file. The linter
-lints those regions, never the file itself as a script (linter.py).
+This registry knows each kind's files by name (`kind_of`); the kind's module
+(`dockerfile`, `github_actions`, `gitlab_ci`, imported on first use) finds
+the scripts inside one (`scan`): the top-level `regions.Region`s, whose
+pieces point into the file. The linter lints those regions, never the file
+itself as a script (linter.py).
 
 Before `--fix` writes an edit into a host file, `keeps_host` checks that the
 file is still what it was: the host's own parser reads the same structure
@@ -17,17 +18,62 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import PurePath
 
+from pipelint.dialect import EXTENSIONS
 from pipelint.finding import Edit, Finding
 from pipelint.fixer import apply_edits
-from pipelint.hosts import dockerfile, github_actions, gitlab_ci
 from pipelint.hosts.kind import HostKind, HostScan
 from pipelint.regions import Region
 
-__all__ = ["KINDS", "HostKind", "HostScan", "keeps_host", "kind_of", "reported_once"]
+__all__ = [
+    "DOCKERFILE",
+    "GITHUB_ACTIONS",
+    "GITLAB_CI",
+    "KINDS",
+    "HostKind",
+    "HostScan",
+    "keeps_host",
+    "kind_of",
+    "reported_once",
+]
 
+_DOCKERFILE_NAMES = ("Dockerfile", "Containerfile")
+_DOCKERFILE_SUFFIXES = (".Dockerfile", ".dockerfile", ".Containerfile")
+# `Dockerfile.sh` is a script; `Dockerfile.dockerignore` is BuildKit's ignore file for `Dockerfile`.
+_NOT_DOCKERFILES = (*EXTENSIONS, ".dockerignore")
+
+
+def _is_dockerfile(path: PurePath) -> bool:
+    name = path.name
+    if name.endswith(_NOT_DOCKERFILES):
+        return False
+    return (
+        name in _DOCKERFILE_NAMES
+        or name.startswith(tuple(f"{base}." for base in _DOCKERFILE_NAMES))
+        or name.endswith(_DOCKERFILE_SUFFIXES)
+    )
+
+
+def _is_github_actions(path: PurePath) -> bool:
+    """`.github/workflows/*.yml|yaml` (GitHub reads no subfolder there), and any `action.yml|yaml`."""
+    if path.name in ("action.yml", "action.yaml"):
+        return True
+    parent = path.parent
+    return path.name.endswith((".yml", ".yaml")) and parent.name == "workflows" and parent.parent.name == ".github"
+
+
+def _is_gitlab_ci(path: PurePath) -> bool:
+    """`.gitlab-ci.yml`, and templates named `*.gitlab-ci.yml` as GitLab's own are."""
+    return path.name.endswith(".gitlab-ci.yml")
+
+
+DOCKERFILE = HostKind("dockerfile", _is_dockerfile, frozenset({"dockerfile", "containerfile"}), "dockerfile")
+GITHUB_ACTIONS = HostKind(
+    "github-actions", _is_github_actions, frozenset({"github-actions-workflow"}), "github_actions"
+)
+GITLAB_CI = HostKind("gitlab-ci", _is_gitlab_ci, frozenset({"gitlab-ci"}), "gitlab_ci")
 
 # One line per kind; the first whose names match a file wins.
-KINDS: tuple[HostKind, ...] = (dockerfile.KIND, github_actions.KIND, gitlab_ci.KIND)
+KINDS: tuple[HostKind, ...] = (DOCKERFILE, GITHUB_ACTIONS, GITLAB_CI)
 
 
 def kind_of(path: PurePath | str | None, language_id: str | None = None) -> HostKind | None:

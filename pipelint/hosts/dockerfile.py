@@ -33,25 +33,12 @@ from pathlib import PurePath
 import dockerfile as buildkit
 
 from pipelint.checker import ParseFailure
-from pipelint.dialect import EXTENSIONS, SHELLS, Dialect, shebang_shell
-from pipelint.hosts.kind import HostKind, HostScan
+from pipelint.dialect import SHELLS, Dialect, shebang_shell
+from pipelint.hosts.kind import HostScan
 from pipelint.hosts.shells import Shell, shell_of
 from pipelint.positions import LineIndex
 from pipelint.regions import Part, Quoting, Region
 from pipelint.suppression import Suppression, directive_codes
-
-_NAMES = ("Dockerfile", "Containerfile")
-_SUFFIXES = (".Dockerfile", ".dockerfile", ".Containerfile")
-# `Dockerfile.sh` is a script; `Dockerfile.dockerignore` is BuildKit's ignore file for `Dockerfile`.
-_NOT_DOCKERFILES = (*EXTENSIONS, ".dockerignore")
-
-
-def matches(path: PurePath) -> bool:
-    name = path.name
-    if name.endswith(_NOT_DOCKERFILES):
-        return False
-    return name in _NAMES or name.startswith(tuple(f"{base}." for base in _NAMES)) or name.endswith(_SUFFIXES)
-
 
 DEFAULT_SHELL = Shell(Dialect.SH)  # `/bin/sh -c`
 
@@ -321,12 +308,3 @@ def same_structure(before: bytes, after: bytes) -> bool:
     """The same instructions, flags and forms; only RUN text may differ (BuildKit's parser as the judge)."""
     shape = _instructions(after)
     return shape is not None and shape == _instructions(before)
-
-
-KIND = HostKind(
-    name="dockerfile",
-    matches=matches,
-    language_ids=frozenset({"dockerfile", "containerfile"}),
-    scan=scan,
-    same_structure=same_structure,
-)

@@ -18,18 +18,15 @@ from __future__ import annotations
 
 import re
 from functools import partial
-from pathlib import PurePath
 
 import yaml
 
 from pipelint.dialect import Dialect
-from pipelint.hosts.kind import HostKind
+from pipelint.hosts import yaml_scripts
 from pipelint.hosts.shells import NOT_A_SHELL, Shell, shell_of
-from pipelint.hosts.yaml_scripts import Document, Script, get, items, same_structure, scalars_under, scan, string
+from pipelint.hosts.yaml_scripts import Document, Script, get, items, scalars_under, string
 
 EXPRESSION = re.compile(rb"\$\{\{.*?\}\}")
-_WORKFLOW_SUFFIXES = (".yml", ".yaml")
-_ACTION_NAMES = ("action.yml", "action.yaml")
 
 # `shell:` keywords and what GitHub runs for them.
 _KEYWORDS = {
@@ -38,14 +35,6 @@ _KEYWORDS = {
 }
 _UNSPECIFIED = Shell(Dialect.BASH, errexit=True)  # bash -e {0}
 _UNSPECIFIED_IN_CONTAINER = Shell(Dialect.SH, errexit=True)  # the image may have no bash: read as sh
-
-
-def matches(path: PurePath) -> bool:
-    """`.github/workflows/*.yml|yaml` (GitHub reads no subfolder there), and any `action.yml|yaml`."""
-    if path.name in _ACTION_NAMES:
-        return True
-    parent = path.parent
-    return path.name.endswith(_WORKFLOW_SUFFIXES) and parent.name == "workflows" and parent.parent.name == ".github"
 
 
 def named_shell(value: str) -> Shell:
@@ -119,10 +108,5 @@ def scripts(doc: Document) -> list[Script]:
     return found
 
 
-KIND = HostKind(
-    name="github-actions",
-    matches=matches,
-    language_ids=frozenset({"github-actions-workflow"}),
-    scan=partial(scan, find=scripts, expressions=EXPRESSION),
-    same_structure=partial(same_structure, find=scripts),
-)
+scan = partial(yaml_scripts.scan, find=scripts, expressions=EXPRESSION)
+same_structure = partial(yaml_scripts.same_structure, find=scripts)

@@ -15,22 +15,16 @@ of the two: a fix valid in sh is valid in bash, not the other way round.
 from __future__ import annotations
 
 from functools import partial
-from pathlib import PurePath
 
 import yaml
 
 from pipelint.dialect import Dialect
-from pipelint.hosts.kind import HostKind
-from pipelint.hosts.yaml_scripts import Document, Script, flattened, items, same_structure, scan, string
+from pipelint.hosts import yaml_scripts
+from pipelint.hosts.yaml_scripts import Document, Script, flattened, items, string
 
 SCRIPT_KEYS = ("before_script", "script", "after_script")
 # Top-level keys that are no job (GitLab's "CI/CD YAML syntax reference", global keywords).
 _GLOBAL_KEYS = frozenset({"include", "stages", "variables", "workflow", "image", "services", "cache", "spec"})
-
-
-def matches(path: PurePath) -> bool:
-    """`.gitlab-ci.yml`, and templates named `*.gitlab-ci.yml` as GitLab's own are."""
-    return path.name.endswith(".gitlab-ci.yml")
 
 
 def _job_scripts(name: str, job: yaml.Node) -> list[Script]:
@@ -59,10 +53,5 @@ def scripts(doc: Document) -> list[Script]:
     return found
 
 
-KIND = HostKind(
-    name="gitlab-ci",
-    matches=matches,
-    language_ids=frozenset({"gitlab-ci"}),
-    scan=partial(scan, find=scripts),
-    same_structure=partial(same_structure, find=scripts),
-)
+scan = partial(yaml_scripts.scan, find=scripts)
+same_structure = partial(yaml_scripts.same_structure, find=scripts)

@@ -10,7 +10,6 @@ from host_helpers import check, fixed, located
 from pipelint import hosts
 from pipelint.dialect import Dialect
 from pipelint.finding import Edit
-from pipelint.hosts import dockerfile
 from pipelint.hosts.dockerfile import scan
 
 
@@ -155,9 +154,9 @@ def test_the_fixer_refuses_an_edit_that_changes_the_instructions():
     escape = text.index(b"\\\n")
     for edit in (Edit(escape, escape + 1, b""), Edit(0, 4, b"from"), Edit.insert(len(text), b"RUN x\n")):
         after = text[: edit.start] + edit.content + text[edit.end :]
-        assert not hosts.keeps_host(dockerfile.KIND, text, [edit], after)
+        assert not hosts.keeps_host(hosts.DOCKERFILE, text, [edit], after)
     good = Edit(text.index(b"grep"), text.index(b"grep") + 4, b"egrep")
-    assert hosts.keeps_host(dockerfile.KIND, text, [good], text.replace(b"grep", b"egrep"))
+    assert hosts.keeps_host(hosts.DOCKERFILE, text, [good], text.replace(b"grep", b"egrep"))
 
 
 def test_directive_above_the_run_disables_the_rule():
@@ -189,6 +188,6 @@ def test_unterminated_heredoc_is_a_parse_failure():
 
 def test_names_of_dockerfiles():
     for name in ("Dockerfile", "Containerfile", "web.Dockerfile", "Dockerfile.prod", "ci/x.dockerfile"):
-        assert hosts.kind_of(name) is dockerfile.KIND, name
+        assert hosts.kind_of(name) is hosts.DOCKERFILE, name
     for name in ("Dockerfile.sh", "Dockerfile.dockerignore", "dockerfile.txt", "Makefile"):
-        assert hosts.kind_of(name) is not dockerfile.KIND, name
+        assert hosts.kind_of(name) is not hosts.DOCKERFILE, name

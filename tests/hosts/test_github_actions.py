@@ -12,7 +12,6 @@ from host_helpers import check, fixed, located, where
 from pipelint import hosts
 from pipelint.dialect import Dialect
 from pipelint.finding import Edit
-from pipelint.hosts import github_actions
 
 WORKFLOW = ".github/workflows/ci.yml"
 
@@ -24,7 +23,7 @@ def workflow(steps: str, job: str = "runs-on: ubuntu-latest", top: str = "") -> 
 
 
 def scripts(text: bytes):
-    return github_actions.KIND.scan(text).regions
+    return hosts.GITHUB_ACTIONS.scan(text).regions
 
 
 def assert_step_behaves_the_same(original: str, result: bytes, tmp_path) -> None:
@@ -194,7 +193,7 @@ def test_composite_action():
 
 def test_the_fixer_refuses_an_edit_after_which_the_yaml_reads_differently():
     text = workflow("- run: |\n    cat access.log | grep 500\n    echo done\n- run: echo a").encode()
-    kind = github_actions.KIND
+    kind = hosts.GITHUB_ACTIONS
     line = text.index(b"cat access.log")
     plain = text.index(b"echo a")
     refused = [
@@ -256,6 +255,6 @@ def test_broken_yaml_is_a_parse_failure_at_its_place():
 
 def test_names_of_workflows():
     for name in (".github/workflows/ci.yml", "repo/.github/workflows/release.yaml", "action.yml", "sub/action.yaml"):
-        assert hosts.kind_of(name) is github_actions.KIND, name
+        assert hosts.kind_of(name) is hosts.GITHUB_ACTIONS, name
     for name in (".github/workflows/sub/ci.yml", "workflows/ci.yml", ".github/dependabot.yml", "ci.yml"):
         assert hosts.kind_of(name) is None, name

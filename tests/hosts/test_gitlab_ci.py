@@ -9,7 +9,6 @@ from host_helpers import check, fixed, located
 
 from pipelint import hosts
 from pipelint.dialect import Dialect
-from pipelint.hosts import gitlab_ci
 
 CI = ".gitlab-ci.yml"
 
@@ -110,7 +109,7 @@ def test_a_quoted_item_keeps_its_finding_without_a_fix():
 
 
 def test_a_list_is_one_script_run_as_posix_sh_with_errexit():
-    regions = gitlab_ci.KIND.scan(TEXT.encode()).regions
+    regions = hosts.GITLAB_CI.scan(TEXT.encode()).regions
     assert [r.text.count(b"\n") for r in regions] == [
         0,
         6,
@@ -152,8 +151,8 @@ def test_an_item_shared_by_jobs_is_reported_once_and_fixed_only_where_every_job_
 
 
 def test_templates_are_gitlab_files_and_other_yaml_is_not():
-    assert hosts.kind_of("templates/Deploy.gitlab-ci.yml") is gitlab_ci.KIND
-    assert hosts.kind_of(".gitlab-ci.yml") is gitlab_ci.KIND
+    assert hosts.kind_of("templates/Deploy.gitlab-ci.yml") is hosts.GITLAB_CI
+    assert hosts.kind_of(".gitlab-ci.yml") is hosts.GITLAB_CI
     for name in ("docker-compose.yml", ".gitlab/issue_templates/bug.md", "gitlab-ci.yml.bak"):
         assert hosts.kind_of(name) is None
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -108,3 +111,32 @@ def test_fix_rewrites_a_dockerfile_in_place_keeping_its_mode(project, monkeypatc
     assert (project / "Dockerfile").read_text() == "FROM debian:12\nRUN grep 500 < access.log\n"
     assert (project / ".gitlab-ci.yml").read_text() == "job:\n  script:\n    - grep 500 < access.log\n"
     assert os.stat(project / "Dockerfile").st_mode & 0o777 == 0o640
+
+
+_PROBE = """
+import sys
+from pipelint.cli import cli
+try:
+    cli(["check", "--exit-zero", "-q", sys.argv[1]])
+except SystemExit:
+    pass
+print(sorted({"yaml", "dockerfile"} & set(sys.modules)))
+"""
+
+
+def parsers_loaded_by_checking(path: Path) -> str:
+    """Which host parsers a fresh `pipelint check PATH` imported."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])}
+    run = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(path)], check=False, capture_output=True, text=True, env=env
+    )
+    assert run.stdout, run.stderr
+    return run.stdout.strip().splitlines()[-1]
+
+
+def test_a_run_over_scripts_alone_loads_no_host_parser(tmp_path):
+    # PyYAML and BuildKit's parser cost ~40 ms at start-up: loaded only when a host file is read.
+    (tmp_path / "backup.sh").write_text("cat access.log | grep 500\n")
+    assert parsers_loaded_by_checking(tmp_path / "backup.sh") == "[]"
+    (tmp_path / "Dockerfile").write_text(BAD_RUN)
+    assert parsers_loaded_by_checking(tmp_path) == "['dockerfile']"
