@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from cli_helpers import run_cli, text
 from harness import assert_same_behaviour
 from host_helpers import check, fixed, located
 
@@ -179,3 +180,17 @@ BOMB = (  # 9 aliases of 9 aliases … 9 levels deep: 387 million items if each 
 def test_odd_files_do_not_crash(text):
     report = check(CI, text)
     assert report.crashes == [] and report.findings == []
+
+
+@pytest.mark.parametrize(
+    "nesting",
+    ["[" * 100_000 + "]" * 100_000, "- " * 60_000 + "x", "{a: " * 60_000 + "}" * 60_000],
+)
+def test_yaml_nested_past_what_the_composer_survives_is_a_parse_error(nesting, tmp_path):
+    # libyaml's composer recursed into a segmentation fault at ~20-50k levels; a subprocess, so a
+    # regression fails this test instead of killing the test run.
+    (tmp_path / CI).write_text(f"job:\n  script:\n    - cat access.log | grep 500\nx: {nesting}\n")
+    run = run_cli("check", "--output-format", "concise", str(tmp_path / CI))
+    out, err = text(run)
+    assert run.returncode == 1 and err == "", err
+    assert ".gitlab-ci.yml:4:" in out and "parse-error" in out
