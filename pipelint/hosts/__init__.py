@@ -14,7 +14,8 @@ meant (a YAML scalar whose indentation or style the edit changed would not).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import bisect
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import PurePath
 
@@ -22,7 +23,7 @@ from pipelint.dialect import EXTENSIONS
 from pipelint.finding import Edit, Finding
 from pipelint.fixer import apply_edits
 from pipelint.hosts.kind import HostKind, HostScan
-from pipelint.regions import Region
+from pipelint.regions import Piece, Region
 
 __all__ = [
     "DOCKERFILE",
@@ -86,21 +87,47 @@ def kind_of(path: PurePath | str | None, language_id: str | None = None) -> Host
     return next((kind for kind in KINDS if wanted in kind.language_ids), None)
 
 
-def _edited_text(region: Region, edits: Sequence[Edit]) -> bytes | None:
-    """The region's text with the host edits that fall inside it applied; None if one straddles it."""
-    inner = []
-    for edit in edits:
-        mapped = region.inner_edit(edit)
-        if mapped is not None:
-            inner.append(mapped)
-        elif region.pieces and _overlaps(region, edit):
-            return None
-    return apply_edits(region.text, inner)
+class _HostBytes:
+    """Which scripts hold which bytes of the host: every region's pieces, by where they are in the host.
 
+    Bisecting these keeps a file of 2,000 RUN lines, each with a fix, linear:
+    asking every region about every edit took 30 of 40 s there.
+    """
 
-def _overlaps(region: Region, edit: Edit) -> bool:
-    first, last = region.pieces[0], region.pieces[-1]
-    return edit.start < last.outer + last.length and first.outer < edit.end
+    def __init__(self, regions: Sequence[Region]) -> None:
+        self.pieces = sorted(
+            (
+                (piece.outer, piece.outer + piece.length, index, piece)
+                for index, region in enumerate(regions)
+                for piece in region.pieces
+            ),
+            key=lambda entry: entry[:3],
+        )
+        self.starts = [start for start, _, _, _ in self.pieces]
+        self.longest = max((end - start for start, end, _, _ in self.pieces), default=0)
+
+    def _near(self, edit: Edit) -> Iterator[tuple[int, int, int, Piece]]:
+        """Pieces that may hold or cross the edit: those starting before its end, no longer ago than the longest."""
+        position = bisect.bisect_right(self.starts, edit.end)
+        while position > 0:
+            position -= 1
+            entry = self.pieces[position]
+            if entry[0] + self.longest < edit.start:
+                break
+            yield entry
+
+    def holders(self, edit: Edit) -> dict[int, Edit]:
+        """The regions with a piece that holds the whole edit, each with the edit in its own text."""
+        held = {}
+        for start, end, index, piece in self._near(edit):
+            if start <= edit.start and edit.end <= end:
+                shift = piece.inner - piece.outer
+                held[index] = Edit(edit.start + shift, edit.end + shift, edit.content)
+        return held
+
+    def crossers(self, edit: Edit) -> set[int]:
+        """The regions with a piece that the edit overlaps (an insertion: strictly inside)."""
+        return {index for start, end, index, _ in self._near(edit) if start < edit.end and edit.start < end}
 
 
 def keeps_host(kind: HostKind, before: bytes, edits: Sequence[Edit], after: bytes) -> bool:
@@ -110,17 +137,26 @@ def keeps_host(kind: HostKind, before: bytes, edits: Sequence[Edit], after: byte
     old, new = kind.scan(before), kind.scan(after)
     if new.failures or len(old.regions) != len(new.regions):
         return False
-    for was, now in zip(old.regions, new.regions):
-        expected = _edited_text(was, edits)
-        if expected != now.text or (was.dialect, was.errexit, was.pipefail) != (now.dialect, now.errexit, now.pipefail):
+    host_bytes = _HostBytes(old.regions)
+    inner: list[list[Edit]] = [[] for _ in old.regions]
+    for edit in edits:
+        held = host_bytes.holders(edit)
+        if not held or host_bytes.crossers(edit) - held.keys():
+            return False  # outside every script (the host itself changed), or across one's edge
+        for index, mapped in held.items():
+            inner[index].append(mapped)
+    for was, now, changes in zip(old.regions, new.regions, inner):
+        if apply_edits(was.text, changes) != now.text:
             return False
-    # An edit outside every script changed the host itself.
-    return all(any(region.inner_edit(edit) is not None for region in old.regions) for edit in edits)
+        if (was.dialect, was.errexit, was.pipefail) != (now.dialect, now.errexit, now.pipefail):
+            return False
+    return True
 
 
-def _sharers(regions: Sequence[Region], edits: Sequence[Edit]) -> int:
+def _sharers(host_bytes: _HostBytes, edits: Sequence[Edit]) -> int:
     """How many scripts hold every one of these host bytes (more than one: a YAML alias runs them again)."""
-    return sum(1 for region in regions if all(region.inner_edit(edit) is not None for edit in edits))
+    holders = [set(host_bytes.holders(edit)) for edit in edits]
+    return len(set.intersection(*holders)) if holders else 0
 
 
 def reported_once(findings: list[Finding], regions: Sequence[Region]) -> list[Finding]:
@@ -135,9 +171,10 @@ def reported_once(findings: list[Finding], regions: Sequence[Region]) -> list[Fi
     for finding in findings:
         groups.setdefault((finding.code, finding.start, finding.end), []).append(finding)
     merged = []
+    host_bytes = _HostBytes(regions)
     for same in groups.values():
         first, fix = same[0], same[0].fix
-        if fix is not None and (any(f.fix != fix for f in same) or len(same) < _sharers(regions, fix.edits)):
+        if fix is not None and (any(f.fix != fix for f in same) or len(same) < _sharers(host_bytes, fix.edits)):
             advice = f"{fix.title} where it suits every job that runs these lines: a YAML alias shares them"
             first = replace(first, fix=None, help=first.help or advice)
         merged.append(first)
