@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -38,9 +38,12 @@ class Quoting(Enum):
     HEREDOC = "heredoc"  # an unquoted here-document body (`<<EOF`): nothing the outer shell expands: $ ` \
     UNQUOTED = "unquoted"  # a bare word: only characters that need no quoting
     ESCAPED = "escaped"  # the character after a backslash (`\\"`): a finding may point at it, no edit may touch it
+    # Copied as is, but the host cannot take an edit there: a folded YAML scalar (its
+    # line breaks are not the script's), a step that may also run under PowerShell.
+    READ_ONLY = "read-only"
 
     def holds(self, content: bytes) -> bool:
-        if self is Quoting.ESCAPED:
+        if self is Quoting.ESCAPED or self is Quoting.READ_ONLY:
             return False
         if self is Quoting.RAW:
             return True
@@ -64,6 +67,7 @@ _WHERE = {
     Quoting.HEREDOC: "a here-document whose delimiter is unquoted",
     Quoting.UNQUOTED: "an unquoted word",
     Quoting.ESCAPED: "an escape",
+    Quoting.READ_ONLY: "text the host cannot take an edit in (a folded YAML block, a step that may run under PowerShell)",
 }
 
 # Bytes a bare shell word may hold without quoting (no blanks, no metacharacters).
@@ -91,6 +95,10 @@ class Piece:
         return all(quoting.holds(content) for quoting in self.quotings)
 
 
+# One stretch of a region's text: its bytes, where they are in the host (None: nowhere), their quoting there.
+Part = tuple[bytes, "int | None", Quoting]
+
+
 @dataclass(frozen=True)
 class Region:
     """An inner script: its text, its dialect, and how it maps back to the host text."""
@@ -111,6 +119,8 @@ class Region:
     # Lines the text must never hold: the delimiters of the here-documents it sits in
     # (an edit that wrote one would end the host's here-document early).
     terminators: tuple[bytes, ...] = ()
+    # (placeholder, the host text it stands for): a rewrite is shown with the host's words (GitHub's `${{ … }}`).
+    opaque: tuple[tuple[bytes, bytes], ...] = ()
     _starts: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -120,6 +130,22 @@ class Region:
     def whole(cls, source: bytes, dialect: Dialect) -> Region:
         """A script file: every byte maps to itself."""
         return cls(source, (Piece(0, 0, len(source)),), dialect, "the script")
+
+    @classmethod
+    def from_parts(cls, parts: Iterable[Part], dialect: Dialect, origin: str, **facts: object) -> Region:
+        """The region whose text is the parts in order; a part with an outer offset is a piece.
+
+        Parts without one (a join, a placeholder) stand for no host byte.
+        """
+        builder = RegionBuilder()
+        for data, outer, quoting in parts:
+            if outer is None:
+                builder.invent(data)
+            else:
+                builder.copy(data, outer, quoting)
+        anchor = builder.pieces[0].outer if builder.pieces else 0
+        facts.setdefault("anchor", anchor)
+        return cls(bytes(builder.text), tuple(builder.pieces), dialect, origin, **facts)  # type: ignore[arg-type]
 
     def _index_at(self, offset: int) -> int:
         return bisect.bisect_right(self._starts, offset) - 1
@@ -180,8 +206,8 @@ class Region:
         """The edit in host bytes, or why it has no place there (for the advice a user reads)."""
         if edit.end > edit.start:
             piece = self.piece_at(edit.start)
-        else:  # an insertion may land at a piece's end
-            piece = self.piece_at(edit.start) or self.piece_ending_at(edit.start)
+        else:  # an insertion where two pieces meet goes to the end of the first: on the line of what it follows
+            piece = self.piece_ending_at(edit.start) or self.piece_at(edit.start)
         touched = [p for p in self.pieces if p.inner < max(edit.end, edit.start + 1) and edit.start < p.inner_end]
         if piece is not None:
             touched.append(piece)
@@ -237,6 +263,20 @@ class Region:
 
         return count(bytes(edited)) > count(text[start:end])
 
+    def inner_edit(self, edit: Edit) -> Edit | None:
+        """The inverse of outer_edit: a host edit as an edit of the text, or None when it is outside every piece."""
+        for piece in self.pieces:
+            if piece.outer <= edit.start and edit.end <= piece.outer + piece.length:
+                shift = piece.inner - piece.outer
+                return Edit(edit.start + shift, edit.end + shift, edit.content)
+        return None
+
+    def shown(self, text: str) -> str:
+        """text, read from this region's, with each placeholder back to the host text it stands for."""
+        for placeholder, original in self.opaque:
+            text = text.replace(placeholder.decode(), original.decode("utf-8", "replace"))
+        return text
+
     def inside(self, parent: Region) -> Region:
         """This region, found in parent.text, with its pieces mapped to parent's host.
 
@@ -263,6 +303,7 @@ class Region:
             anchor=parent.anchor if anchor is None else anchor,
             depth=parent.depth + 1,
             terminators=tuple(dict.fromkeys(self.terminators + parent.terminators)),
+            opaque=self.opaque + parent.opaque,  # the parent's placeholders are in our text too
         )
 
 
