@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pipelint import syntax, tee_command
-from pipelint.discovery import is_shell_script
+from pipelint.dialect import is_shell_script
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.rule import Context, Rule
