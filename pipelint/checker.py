@@ -12,7 +12,7 @@ from tree_sitter import Node
 
 from pipelint import candidates, embedded, parse_guards, suppression, syntax
 from pipelint import pipeline as pipelines
-from pipelint.dialect import Dialect, adds_bashism, detect
+from pipelint.dialect import SHELLS, Dialect, adds_bashism, detect
 from pipelint.finding import Finding, FixAvailability, RuleCrash
 from pipelint.programs import WRAPPERS
 from pipelint.regions import Region
@@ -154,7 +154,8 @@ def check(
             continue
         result.findings.append(_guard_fix(finding, parsed, source, dialect))
     depth = 0 if region is None else region.depth
-    result.regions = embedded.find_regions(commands, context.command, depth)
+    remote = SHELLS[settings.remote_shell].dialect if settings is not None else Dialect.SH
+    result.regions = embedded.find_regions(commands, context.command, depth, remote, region)
     return result
 
 

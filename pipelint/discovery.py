@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pathspec
 
-from pipelint.dialect import DISCOVERED_SHELLS, EXTENSIONS, shebang_shell
+from pipelint import hosts
+from pipelint.dialect import DISCOVERED_SHELLS, EXTENSIONS, is_shell_script
 from pipelint.patterns import compile_patterns
 
 # A .gitignore larger than this is not one (git's own limit is 100 MiB; the
@@ -25,16 +26,11 @@ SHELL_EXTENSIONS = tuple(EXTENSIONS)
 SHELL_INTERPRETERS = DISCOVERED_SHELLS
 
 
-def is_shell_script(path: Path) -> bool:
-    """By extension, or by a sh/bash/dash/ksh shebang (directly, or through env or busybox)."""
-    if path.name.endswith(SHELL_EXTENSIONS):
+def is_lintable(path: Path, embedded: bool = True) -> bool:
+    """A shell script, or (when embedded shell is linted) a file that holds scripts: a Dockerfile, a CI file."""
+    if embedded and hosts.kind_of(path) is not None:
         return True
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(256)
-    except OSError:
-        return False
-    return shebang_shell(head) in SHELL_INTERPRETERS
+    return is_shell_script(path)
 
 
 @dataclass(frozen=True)
@@ -98,9 +94,15 @@ def _inherited_ignores(folder: Path, warn: Report) -> list[_IgnoreFile]:
 
 
 def walk_scripts(
-    folder: Path, excluded: Callable[[Path], bool], on_problem: Report = _ignore, on_error: Report = _ignore
+    folder: Path,
+    excluded: Callable[[Path], bool],
+    on_problem: Report = _ignore,
+    on_error: Report = _ignore,
+    embedded: bool = True,
 ) -> Iterator[Path]:
     """Shell scripts under folder, honouring .gitignore files and the exclude setting.
+
+    With embedded, also the files that hold scripts (hosts.kind_of: Dockerfiles, CI files).
 
     Only regular files are read (a FIFO or device found in a folder is
     not); symbolic links to directories are not followed. A folder that
@@ -140,5 +142,5 @@ def walk_scripts(
                 if error.errno == errno.ELOOP and name.endswith(SHELL_EXTENSIONS):
                     on_error(child, error.strerror)
                 continue
-            if regular and is_shell_script(child):
+            if regular and is_lintable(child, embedded):
                 yield child

@@ -13,6 +13,7 @@ from tree_sitter import Node
 
 from pipelint import syntax
 from pipelint.command import Command, Option
+from pipelint.regions import Region
 
 _COMPRESSION_YES = re.compile(r"^compression\s*[= ]\s*yes$", re.IGNORECASE)
 
@@ -43,14 +44,20 @@ def host_key(text: bytes) -> str:
     return plain.rpartition("@")[2].replace("${", "$").replace("}", "").lower()
 
 
-def _plain(command: Command, *programs: bytes) -> bool:
-    """command runs one of programs directly, and every option is known."""
-    return command.program in programs and not command.wrappers and command.exact
+def _plain(command: Command, *programs: bytes, through_wrappers: bool = False) -> bool:
+    """command runs one of programs directly, and every option is known.
+
+    through_wrappers also takes `nice scp …`, `sshpass -f pw scp …`, `timeout 60
+    ssh …`: fine for advice about what is copied, never `sudo` (another user's files).
+    """
+    if command.program not in programs or not command.exact:
+        return False
+    return not command.wrappers or through_wrappers and not command.runs_as_other_user
 
 
-def parse_ssh(command: Command) -> Ssh | None:
+def parse_ssh(command: Command, *, through_wrappers: bool = False) -> Ssh | None:
     """`ssh [options] host [command…]`, or None when it is not ssh or its options are computed."""
-    if not _plain(command, b"ssh"):
+    if not _plain(command, b"ssh", through_wrappers=through_wrappers):
         return None
     operands = command.operands
     return Ssh(command, operands[0] if operands else None, operands[1:])
@@ -67,9 +74,9 @@ class Upload:
     path: str  # the remote path, "" for the remote home
 
 
-def parse_upload(command: Command) -> Upload | None:
+def parse_upload(command: Command, *, through_wrappers: bool = False) -> Upload | None:
     """An `scp` or `rsync` copying local files to `[user@]host:path` (not an rsync daemon `host::mod`)."""
-    if not _plain(command, b"scp", b"rsync"):
+    if not _plain(command, b"scp", b"rsync", through_wrappers=through_wrappers):
         return None
     operands = command.operands
     if len(operands) < 2:
@@ -84,6 +91,30 @@ def parse_upload(command: Command) -> Upload | None:
     return Upload(command.program.decode(), sources, host_key(host.encode()), host, path)  # type: ignore[union-attr]
 
 
+@dataclass(frozen=True)
+class Download:
+    """`scp host:/tmp/x.gz .`: one remote file and where it lands here."""
+
+    tool: str
+    host: str  # as host_key gives it
+    path: str  # the remote path as written, quotes dropped
+    target: Node  # the local operand
+
+
+def parse_download(command: Command, *, through_wrappers: bool = False) -> Download | None:
+    """An `scp` or `rsync` copying one file from `[user@]host:path` to a local path."""
+    if not _plain(command, b"scp", b"rsync", through_wrappers=through_wrappers):
+        return None
+    operands = command.operands
+    if len(operands) != 2 or b":" in syntax.text(operands[1]):
+        return None
+    source = syntax.text(operands[0]).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
+    host, colon, path = source.partition(":")
+    if not colon or not host or "/" in host or not path or path.startswith(":"):
+        return None
+    return Download(command.program.decode(), host_key(host.encode()), path, operands[1])  # type: ignore[union-attr]
+
+
 def parse_sftp(command: Command) -> tuple[str, str] | None:
     """`sftp [options] [user@]host[:dir]` → (host as written, dir)."""
     if not _plain(command, b"sftp"):
@@ -93,3 +124,12 @@ def parse_sftp(command: Command) -> tuple[str, str] | None:
         return None
     host, _, directory = values[-1].decode("utf-8", "replace").partition(":")
     return host, directory
+
+
+def stdout_crosses_link(node: Node, region: Region | None) -> bool:
+    """node's stdout is the stdout of a remote command, which crosses the network link.
+
+    `ssh h "mysqldump db | gzip"`: gzip's output is the remote command's
+    output (`Region.stdout_over_network`), which ssh carries back.
+    """
+    return region is not None and region.stdout_over_network and syntax.writes_script_stdout(node)

@@ -59,7 +59,6 @@ ISSUE_13 = {
     "PL003": 'issue 13 class 10: input missing: status differs; input a directory: status differs',
     "PL004": 'issue 13 class 10: input missing: status differs; input a directory: stderr differs',
     "PL203": 'issue 13 class 10: input missing: status differs; input a directory: stderr differs',
-    "PL501": 'issue 13 class 10: input missing: stdout differs',
 }
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipelint import compressors, evidence, syntax
+from pipelint import compressors, evidence, syntax, transit
+from pipelint.command import Command
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
-from pipelint.remote_commands import parse_ssh
+from pipelint.remote_commands import parse_ssh, stdout_crosses_link
 from pipelint.rule import Context, Rule
 
 # Levels from which each compressor is "slow" (its default is one of them). xz
@@ -15,10 +16,6 @@ from pipelint.rule import Context, Rule
 # of them are slow; gzip's default is 6.
 _SLOW_FROM = {"gzip": 6, "bzip2": 1, "xz": 4}
 _TOOLS = frozenset({"gzip", "bzip2", "xz"})  # pigz, lbzip2, pixz, zstd and lz4 are the remedies
-
-# Stages data may cross on its way to the network without being changed.
-_PASS_THROUGH = frozenset({b"pv", b"mbuffer", b"buffer"})
-
 
 
 def network_sink(stage: Stage) -> str | None:
@@ -47,12 +44,12 @@ def network_sink(stage: Stage) -> str | None:
 
 
 def sink_after(pipeline: Pipeline, index: int) -> str | None:
-    """The network command stage index feeds, straight or through pv/mbuffer."""
+    """The network command stage index feeds, straight or through pv/mbuffer or encryption."""
     for stage in pipeline.stages[index + 1 :]:
         sink = network_sink(stage)
         if sink is not None:
             return sink
-        if not (stage.is_simple and stage.name in _PASS_THROUGH and not stage.all_redirects):
+        if not (transit.is_buffer(stage) or transit.is_encryption(stage)):
             return None
     return None
 
@@ -77,6 +74,15 @@ class SlowCompressionInTransferRule(Rule):
             finding = self._compressor(stage, sink) or self._tar(stage, sink)
             if finding is not None:
                 yield finding
+
+    def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
+        """Inside `ssh h '…'`: a command whose output is the remote command's crosses the link."""
+        if not stdout_crosses_link(command.node, context.region):
+            return
+        stage = Stage(command.node, reader=lambda *_: command)
+        finding = self._compressor(stage, "ssh") or self._tar(stage, "ssh")
+        if finding is not None:
+            yield finding
 
     def _compressor(self, stage: Stage, sink: str) -> Finding | None:
         found = compressors.parse(stage.command_model)

@@ -66,7 +66,7 @@ SOURCES = {
 
 
 def _scripts(root: Path) -> list[Path]:
-    found = list(walk_scripts(root, lambda path: False, on_problem=lambda *a: None, on_error=lambda *a: None))
+    found = list(walk_scripts(root, lambda path: False, on_problem=lambda *a: None, on_error=lambda *a: None, embedded=False))  # scripts only
     completions = root / "bash-completion"  # bash files without an extension or a shebang
     if completions.is_dir():
         found += [path for path in completions.rglob("*") if path.is_file() and "completions" in path.parts]

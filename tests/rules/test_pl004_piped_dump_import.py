@@ -63,6 +63,8 @@ ISSUE_13 = {
     'cat dump.sql \\\n  | mysql -u root \\\n    shop\n': 'issue 13 class 10: input missing: status differs',
     'cat backup.tar | tar -xf -\ncat hello.txt\n': 'issue 13 class 10: input a directory: stderr differs',
     'cat dump.sql | psql -d shop > out.txt 2>&1\ncat out.txt\n': 'issue 13 class 10: input missing: status, stderr differ',
+    # Hidden until tests/sandbox/bin had a sudo (Debian's test machine has none: both runs said "not found").
+    "cat 'dump.sql' | sudo mysql shop 2>/dev/null || echo failed\n": 'issue 13 class 10: input missing: stdout differs (`|| echo failed` runs)',
 }
 
 
