@@ -51,7 +51,7 @@ from pipelint.parse_guards import Note
 
 DEFAULT_DIR = ".pipelint_cache"
 FILE_NAME = "lint-cache.json"
-FORMAT = 2  # bumped when the layout of an entry changes (2: the parse guards' notes)
+FORMAT = 3  # bumped when the layout of an entry changes (2: the parse guards' notes, 3: host)
 MOUNT_RULE = "PL102"  # the one rule whose findings depend on the machine's mounts
 
 
@@ -63,6 +63,7 @@ class Entry:
     parse_failures: list[ParseFailure]
     dialect: Dialect
     notes: list[Note]  # what the parse guards repaired: printed again on a cached run
+    host: str | None  # the kind of file holding scripts (a Dockerfile), None for a script
 
 
 @functools.cache
@@ -235,6 +236,7 @@ def _encode(entry: Entry) -> dict:
         "parse_failures": [[failure.start, failure.end] for failure in entry.parse_failures],
         "findings": [_encode_finding(finding) for finding in entry.findings],
         "notes": [[note.start, note.text] for note in entry.notes],
+        "host": entry.host,
     }
 
 
@@ -254,6 +256,7 @@ def _decode(raw: dict) -> Entry:
         parse_failures=[ParseFailure(int(start), int(end)) for start, end in raw["parse_failures"]],
         dialect=Dialect(raw["dialect"]),
         notes=[Note(int(start), str(text)) for start, text in raw["notes"]],
+        host=None if raw["host"] is None else str(raw["host"]),
     )
 
 

@@ -336,7 +336,8 @@ def _prepare(run: Run, resolver: SettingsResolver, caches: Caches, target: Targe
         entry = slot.cache.get(slot.key)
         if entry is not None and cache.usable(entry, run.options.fix, settings.unsafe_fixes):
             slot.cached = FileReport(target.display_name, script.source, entry.findings,
-                                     parse_failures=entry.parse_failures, dialect=entry.dialect, notes=entry.notes)  # fmt: skip
+                                     parse_failures=entry.parse_failures, dialect=entry.dialect, notes=entry.notes,
+                                     host=entry.host)  # fmt: skip
             return slot
     slot.job = _LintJob(script.source, target.display_name, settings, path, run.options.fix, run.options.mountinfo)
     return slot
@@ -381,7 +382,7 @@ def _remember(caches: Caches, slot: _Slot, report: FileReport, settings: Setting
     key = slot.key
     if report.fixed_source is not None:
         key = caches.key(report.fixed_source, slot.target.path, settings)
-    slot.cache.put(key, cache.Entry(report.findings, report.parse_failures, report.dialect, report.notes))
+    slot.cache.put(key, cache.Entry(report.findings, report.parse_failures, report.dialect, report.notes, report.host))
 
 
 def _write(run: Run, pending: _PendingWrite) -> None:

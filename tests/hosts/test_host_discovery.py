@@ -117,7 +117,8 @@ _PROBE = """
 import sys
 from pipelint.cli import cli
 try:
-    cli(["check", "--exit-zero", "-q", sys.argv[1]])
+    # --jobs 1: linted in this process, whose modules are the ones looked at; --no-cache: linted at all
+    cli(["check", "--exit-zero", "-q", "--jobs", "1", "--no-cache", sys.argv[1]])
 except SystemExit:
     pass
 print(sorted({"yaml", "dockerfile"} & set(sys.modules)))
