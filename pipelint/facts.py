@@ -154,9 +154,14 @@ class ScriptFacts:
         for node in self._gathered.commands:
             program = syntax.basename(syntax.command_name(node))
             words = [syntax.literal_value(word) or b"" for word in syntax.arguments(node)]
-            names = _set_options(words) if program == b"set" else {"errexit"} if program == b"trap" and b"ERR" in words else set()
-            for name in names:  # an ERR trap runs on every failing command, as errexit stops on it
-                found.setdefault(name, []).append(node.start_byte)
+            if program in _MAY_SET_ANY_OPTION:
+                names = {"errexit", "pipefail"}  # `. lib.sh` or `eval "$x"` may run `set -eo pipefail`
+            elif program == b"set":
+                names = _set_options(words)
+            else:  # an ERR trap runs on every failing command, as errexit stops on it
+                names = {"errexit"} if program == b"trap" and b"ERR" in words else set()
+            for name in names:
+                found.setdefault(name, []).append(_first_run(node))
         return found
 
     @cached_property
@@ -167,7 +172,9 @@ class ScriptFacts:
         """Whether `set -o NAME` may be in force at offset: turned on before it, or anywhere when offset is in a function.
 
         A function runs when it is called, so any `set -e` of the script may be
-        in force then. `set +e` is not followed: the answer errs on "in force".
+        in force then; inside a loop, a `set -e` later in the body is in force
+        from the second iteration on. `set +e` is not followed, nor the end of
+        a `( … )` that confines a `set -e`: the answer errs on "in force".
         """
         offsets = self._options_set.get(name, [])
         if not offsets:
@@ -270,6 +277,20 @@ def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
 
 
 _SHORT_OPTIONS = {"e": "errexit"}
+# Commands that may turn on any option: the file sourced, the text evaluated.
+_MAY_SET_ANY_OPTION = frozenset({b".", b"source", b"eval"})
+_LOOPS = frozenset({"while_statement", "for_statement", "c_style_for_statement"})
+
+
+def _first_run(node: Node) -> int:
+    """The offset from which a command's effect may be in force: the start of its outermost loop, else itself."""
+    start = node.start_byte
+    current = node.parent
+    while current is not None:
+        if current.type in _LOOPS:
+            start = current.start_byte  # the next iteration runs what comes before it in the body
+        current = current.parent
+    return start
 
 
 def _set_options(words: list[bytes]) -> set[str]:

@@ -38,6 +38,9 @@ OBSERVED = [
     "case a in a) @PIPE@;; esac\n",
     "if true; then @PIPE@; else echo; fi\n",
     "echo a && @PIPE@\n",
+    "for i in 1 2; do @PIPE@; set -e; done\necho after\n",
+    "while true; do @PIPE@; set -e; [ -n \"$again\" ] && break; again=1; done\necho after\n",
+    "eval 'set -e'\n@PIPE@\necho after\n",
 ]
 
 NOT_OBSERVED = [
