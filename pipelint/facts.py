@@ -139,6 +139,21 @@ class ScriptFacts:
         """Whether `name` may not be the program of that name: a function or alias of the script, or sourced code."""
         return name in functions or name in self.aliases or self.sources_files
 
+    def may_hold_dash_word(self, word: Node) -> bool:
+        """A variable expanded in word is assigned a value that may begin with `-` (`f=${1:--}`, `x=-n`).
+
+        To `cat` such a word is standard input or an option, not a file (issue 13, class 13).
+        """
+        for node in syntax.walk(word):
+            if node.type != "variable_name" or node.parent is None or node.parent.type not in ("simple_expansion", "expansion"):
+                continue
+            for assignment in self._gathered.assignments.get(syntax.text(node), []):
+                value = assignment.child_by_field_name("value")
+                text = b"" if value is None else syntax.text(value)
+                if text.lstrip(b"\"'").startswith(b"-") or b"--}" in text:
+                    return True
+        return False
+
     @cached_property
     def reads_pipestatus(self) -> bool:
         """Some expansion reads `PIPESTATUS`: the status of every stage may be seen."""

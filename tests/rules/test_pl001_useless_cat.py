@@ -66,8 +66,19 @@ def test_dump_consumer_is_pl004_not_pl001():
 @pytest.mark.parametrize(
     ("script", "expected", "safety"),
     [
-        ("cat access.log | grep 500\n", "grep 500 < access.log\n", Applicability.SAFE),
-        ('cat "my file.txt" | wc -l\n', 'wc -l < "my file.txt"\n', Applicability.SAFE),
+        # The script's exit status is the pipeline's: a missing file changes it (issue 13 class 10).
+        ("cat access.log | grep 500\n", "grep 500 < access.log\n", Applicability.UNSAFE),
+        ("cat access.log | grep 500\necho done\n", "grep 500 < access.log\necho done\n", Applicability.SAFE),
+        ('cat "my file.txt" | wc -l\n', 'wc -l < "my file.txt"\n', Applicability.UNSAFE),
+        ('cat "my file.txt" | wc -l\necho done\n', 'wc -l < "my file.txt"\necho done\n', Applicability.SAFE),
+        ('set -e\ncat "my file.txt" | wc -l\necho done\n', 'set -e\nwc -l < "my file.txt"\necho done\n', Applicability.UNSAFE),
+        ('cat f | wc -l\necho "rc=$?"\n', 'wc -l < f\necho "rc=$?"\n', Applicability.UNSAFE),
+        # Only tested: grep exits non-zero on empty input as the failed redirect does; wc does not.
+        ("if cat f | grep -q x; then echo y; fi\n", "if grep -q x < f; then echo y; fi\n", Applicability.SAFE),
+        ("if cat f | wc -l; then echo y; fi\n", "if wc -l < f; then echo y; fi\n", Applicability.UNSAFE),
+        # A `$(…)` captures what the consumer prints on empty input: wc prints 0, head nothing.
+        ('n=$(cat f | wc -l)\necho "$n"\n', 'n=$(wc -l < f)\necho "$n"\n', Applicability.UNSAFE),
+        ('echo "$(cat f | head -1)"\n', 'echo "$(head -1 < f)"\n', Applicability.SAFE),
         ("cat access.log | grep 500 | sort\n", "grep 500 < access.log | sort\n", Applicability.SAFE),
         ("cat access.log 2>/dev/null | wc -l\n", "wc -l < access.log\n", Applicability.UNSAFE),
         ("cat access.log |& wc -l\n", "wc -l < access.log\n", Applicability.UNSAFE),
@@ -92,50 +103,52 @@ def test_fix_and_its_safety(script, expected, safety):
 
 
 # Each case is run by real bash (or dash for .sh) before and after the fix.
+# A pipeline whose status the script hands on (its last command) gets an
+# unsafe fix (UNSAFE_WHERE_SEEN below); `echo after` keeps these safe.
 TRICKY = [
-    "cat access.log | grep 500\n",
-    'cat "my file.txt" | tr a-z A-Z\n',
-    "cat 'my file.txt' | sort -r\n",
-    "cat access.log \\\n  | grep 500 \\\n  | wc -l\n",
-    "cat access.log | \\\n    grep -c 500\n",
+    "cat access.log | grep 500\necho after\n",
+    'cat "my file.txt" | tr a-z A-Z\necho after\n',
+    "cat 'my file.txt' | sort -r\necho after\n",
+    "cat access.log | \\\n    grep -c 500\necho after\n",
     "cat access.log | grep 500 > out.txt\necho done\n",
-    "cat access.log | grep 500 2>/dev/null >> out.txt\n",
-    'n=$(cat access.log | wc -l); echo "$n"\n',
-    'echo "$(cat "$(echo access.log)" | grep -c 500)"\n',
+    "cat access.log | grep 500 2>/dev/null >> out.txt\necho after\n",
+    'n=$(cat access.log | head -1); echo "$n"\n',
+    'echo "$(cat "$(echo access.log)" | grep 500)"\n',
     "if cat access.log | grep -q 404; then echo found; fi\n",
-    "count() { cat \"$1\" | wc -l; }\ncount access.log\n",
-    "cat latin.txt | od -c\n",
-    "cat access.log | grep 500\r\necho after\r\n",
+    "cat access.log | grep 404 && echo found\necho after\n",
+    "count() { cat \"$1\" | wc -l; echo counted; }\ncount access.log\n",
+    "cat latin.txt | od -c\necho after\n",
     "cat access.log | sort | uniq -c | sort -rn\n",
     "cat access.log | while read -r line; do echo \"got $line\"; done | tail -1\n",
     "printf '%s\\n' \"$(cat access.log | head -1)\"\n",
     "diff <(cat access.log | sort) <(sort access.log) && echo same\n",
 ]
 
-# Cases the strict harness shows breaking issue 13's contract: strict xfails until the rule's fix lands.
-ISSUE_13_BASH = {
-    'cat access.log | grep 500\n': 'issue 13 class 10: input a directory: status differs',
-    'cat "my file.txt" | tr a-z A-Z\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    "cat 'my file.txt' | sort -r\n": 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat access.log | \\\n    grep -c 500\n': 'issue 13 class 10: input a directory: status differs',
-    'cat access.log | grep 500 2>/dev/null >> out.txt\n': 'issue 13 class 10: input a directory: status differs',
-    'n=$(cat access.log | wc -l); echo "$n"\n': 'issue 13 class 10: input missing: stdout, state differ',
-    'echo "$(cat "$(echo access.log)" | grep -c 500)"\n': 'issue 13 class 10: input missing: stdout differs',
-    'count() { cat "$1" | wc -l; }\ncount access.log\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat latin.txt | od -c\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat access.log | grep 500\r\necho after\r\n': "issue 13 class 9: a CRLF script: the fix moves the `\\r` off the file name's word",
-}
-ISSUE_13_DASH = {
-    'cat access.log | grep 500\n': 'issue 13 class 10: input missing: status differs (under dash only); input a directory: status differs',
-    'cat "my file.txt" | tr a-z A-Z\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    "cat 'my file.txt' | sort -r\n": 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat access.log | \\\n    grep -c 500\n': 'issue 13 class 10: input missing: status differs (under dash only); input a directory: status differs',
-    'cat access.log | grep 500 2>/dev/null >> out.txt\n': 'issue 13 class 10: input missing: status differs (under dash only); input a directory: status differs',
-    'n=$(cat access.log | wc -l); echo "$n"\n': 'issue 13 class 10: input missing: stdout, state differ',
-    'echo "$(cat "$(echo access.log)" | grep -c 500)"\n': 'issue 13 class 10: input missing: stdout differs',
-    'count() { cat "$1" | wc -l; }\ncount access.log\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat latin.txt | od -c\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-}
+# Where the script sees the pipeline's status or captures the consumer's output
+# on empty input, a missing or directory input changes what it does: unsafe.
+UNSAFE_WHERE_SEEN = [
+    "cat access.log | grep 500\n",
+    'cat "my file.txt" | tr a-z A-Z\n',
+    'n=$(cat access.log | wc -l); echo "$n"\n',
+    'echo "$(cat "$(echo access.log)" | grep -c 500)"\n',
+    'count() { cat "$1" | wc -l; }\ncount access.log\n',
+    "set -e\ncat access.log | wc -l\necho after\n",
+    "cat access.log | wc -l\necho \"rc=$?\"\n",
+    "cat access.log | wc -l || echo failed\necho after\n",
+]
+ISSUE_13_BASH: dict = {}
+ISSUE_13_DASH: dict = {}
+
+
+@pytest.mark.parametrize("script", UNSAFE_WHERE_SEEN)
+def test_fix_is_unsafe_where_a_missing_input_would_show(script, tmp_path):
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert fix(script) == script.encode()
+    # The reason is real: with the input taken away, bash behaves differently.
+    fixed = fix(script, unsafe=True)
+    with pytest.raises(AssertionError):
+        assert_same_behaviour(script.encode(), fixed, tmp_path, "bash", rules=("PL001",))
 
 
 @pytest.mark.parametrize("script", known_to_fail(TRICKY, ISSUE_13_BASH))
@@ -154,19 +167,22 @@ def test_fix_keeps_behaviour_in_dash(script, tmp_path):
 
 
 def test_a_missing_file_changes_only_the_error_path(tmp_path):
-    """Documented under Fix safety: the shell reports it and the consumer does not run."""
+    """Documented under Fix safety: the shell reports it and the consumer does not run.
+
+    Here the script reads `$?`, so the fix is unsafe (--unsafe-fixes applies it).
+    """
     from harness import run_script
 
     script = b'cat missing.txt | wc -l\necho "status $?"\n'
-    fixed = fix(script)
+    fixed = fix(script, unsafe=True)
     assert fixed == b'wc -l < missing.txt\necho "status $?"\n'
     assert run_script(script, tmp_path / "a").stdout == b"0\nstatus 0\n"
     assert run_script(fixed, tmp_path / "b").stdout == b"status 1\n"
 
 
 def test_non_utf8_bytes_survive_the_fix():
-    source = b"# caf\xe9 \xff\xfe\ncat access.log | grep 500 # na\xefve\n"
-    assert fix(source) == b"# caf\xe9 \xff\xfe\ngrep 500 < access.log # na\xefve\n"
+    source = b"# caf\xe9 \xff\xfe\ncat access.log | grep 500 # na\xefve\necho\n"
+    assert fix(source) == b"# caf\xe9 \xff\xfe\ngrep 500 < access.log # na\xefve\necho\n"
 
 
 def test_crlf_and_tabs_survive_the_fix():

@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from harness import assert_lint, assert_same_behaviour, codes, fix, known_to_fail, lint
 
+from pipelint.finding import Applicability
+
 
 @pytest.mark.parametrize(
     "script",
@@ -50,20 +52,33 @@ def test_message_states_the_measured_cost():
 
 
 TRICKY = [
-    "cat dump.sql | mysql --user=app shop\n",
-    "cat dump.sql \\\n  | mysql -u root \\\n    shop\n",
-    "cat backup.tar | tar -xf -\ncat hello.txt\n",
-    "cat dump.sql | psql -d shop > out.txt 2>&1\ncat out.txt\n",
-    "cat 'dump.sql' | sudo mysql shop 2>/dev/null || echo failed\n",
+    "cat dump.sql | mysql --user=app shop\necho after\n",
+    "cat dump.sql \\\n  | mysql -u root \\\n    shop\necho after\n",
+    "cat dump.sql | psql -d shop > out.txt 2>&1\necho after\n",
+    "cat 'dump.sql' | sudo mysql shop 2>/dev/null\necho after\n",
 ]
 
 # Cases the strict harness shows breaking issue 13's contract: strict xfails until the rule's fix lands.
-ISSUE_13 = {
-    'cat dump.sql | mysql --user=app shop\n': 'issue 13 class 10: input missing: status differs',
-    'cat dump.sql \\\n  | mysql -u root \\\n    shop\n': 'issue 13 class 10: input missing: status differs',
-    'cat backup.tar | tar -xf -\ncat hello.txt\n': 'issue 13 class 10: input a directory: stderr differs',
-    'cat dump.sql | psql -d shop > out.txt 2>&1\ncat out.txt\n': 'issue 13 class 10: input missing: status, stderr differ',
-}
+ISSUE_13: dict = {}
+
+# The script sees the status (its own exit status, `||`): a missing dump changes it.
+UNSAFE_WHERE_SEEN = [
+    "cat dump.sql | mysql --user=app shop\n",
+    "cat 'dump.sql' | mysql shop || echo failed\n",
+    # A directory makes tar say more; a missing dump leaves out.txt unwritten, and the script reads it.
+    "cat backup.tar | tar -xf -\ncat hello.txt\n",
+    "cat dump.sql | psql -d shop > out.txt 2>&1\ncat out.txt\n",
+    "set -e\ncat dump.sql | mysql shop\necho after\n",
+]
+
+
+@pytest.mark.parametrize("script", UNSAFE_WHERE_SEEN)
+def test_fix_is_unsafe_where_the_status_is_seen(script, tmp_path):
+    (finding,) = [f for f in lint(script) if f.code == "PL004"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    fixed = fix(script, unsafe=True)
+    with pytest.raises(AssertionError):
+        assert_same_behaviour(script.encode(), fixed, tmp_path, "bash", rules=("PL004",))
 
 
 @pytest.mark.parametrize("script", known_to_fail(TRICKY, ISSUE_13))
@@ -74,5 +89,5 @@ def test_fix_keeps_behaviour(script, tmp_path):
 
 
 def test_fix():
-    assert fix("cat dump.sql | mysql shop\n") == b"mysql shop < dump.sql\n"
+    assert fix("cat dump.sql | mysql shop\necho\n") == b"mysql shop < dump.sql\necho\n"
     assert_lint("mysql shop < dump.sql\n")
