@@ -291,7 +291,7 @@ def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
             steps.append(Step(body, node))
 
 
-_SHORT_OPTIONS = {"e": "errexit"}
+_SHORT_OPTIONS = {"e": "errexit", "u": "nounset"}
 # Commands that may turn on any option: the file sourced, the text evaluated.
 _MAY_SET_ANY_OPTION = frozenset({b".", b"source", b"eval"})
 _LOOPS = frozenset({"while_statement", "for_statement", "c_style_for_statement"})
