@@ -186,7 +186,18 @@ def test_non_utf8_bytes_survive_the_fix():
 
 
 def test_crlf_and_tabs_survive_the_fix():
-    assert fix(b'cat "a\tb" |\tgrep\t500\r\necho after\r\n') == b'grep\t500 < "a\tb"\r\necho after\r\n'
+    # A `\r` then blanks is a word of its own to the shell: the redirect can go before the blanks.
+    assert fix(b'cat "a\tb" |\tgrep\t500 \r\necho after\r\n') == b'grep\t500 < "a\tb" \r\necho after\r\n'
+
+
+@pytest.mark.parametrize(
+    "script", [b"cat access.log | grep 500\r\necho after\r\n", b"cat access.log | wc -l\r\necho after\r\n"]
+)
+def test_no_fix_moves_a_crlf_carriage_return(script, tmp_path):
+    """Issue 13 class 9: `grep 500\r` greps for `500\r`; `grep 500 < access.log\r` would open `access.log\r`."""
+    (finding,) = lint(script)
+    assert finding.fix is None
+    assert fix(script, unsafe=True) == script
 
 
 def test_sh_script_fix_adds_no_bashism():
