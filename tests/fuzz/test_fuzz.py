@@ -29,7 +29,6 @@ def _reason(issue_class: int) -> str:
 # What the seeded run finds while issue 13 is open: signature → class.
 SEEDED_FAILURES: dict[str, int] = {
     "PL002 class 1": 1,
-    "PL003 class 6": 6,
     "PL004 class 10": 10,
     "PL501 class 10": 10,
     "PL001 class 11": 11,
@@ -40,16 +39,9 @@ SEEDED_FAILURES: dict[str, int] = {
 STILL_FAILING: set[str] = {
     "001-pl002-class11-here-documents-tree-sitter-ends-too-earl.sh",
     "005-pl002-class1-here-document-whose-pipe-continues-on-th.sh",
-    "006-pl003-class10-missing-unreadable-or-directory-inputs.sh",
-    "010-pl003-class6-side-effects-of-the-removed-stage.sh",
-    "013-pl003-class4-functions-and-aliases.sh",
     "017-pl501-class8-grep-wc-l-grep-c.sh",
     "018-pl501-class10-missing-unreadable-or-directory-inputs.sh",
-    "029-pl003-class9-crlf-scripts.sh",
     "030-pl001-class1-here-document-whose-pipe-continues-on-th.sh",
-    "035-pl001-pl003-class10-missing-unreadable-or-directory-inputs.sh",
-    "038-pl003-class6-side-effects-of-the-removed-stage.sh",
-    "041-pl003-class2-redirect-order.sh",
 }
 
 
