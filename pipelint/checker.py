@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from pipelint import embedded, suppression, syntax
+from pipelint import embedded, heredocs, suppression, syntax
 from pipelint import pipeline as pipelines
 from pipelint.dialect import Dialect, adds_bashism, detect
 from pipelint.finding import Edit, Finding, FixAvailability, RuleCrash
@@ -56,6 +56,7 @@ class _Parsed:
     error_nodes: list[tuple[int, int]]  # ranges of the original ERROR nodes
     kept: list[tuple[int, int]]  # complete statements salvaged from them
     error_count: int = 0  # ERROR nodes and MISSING tokens of the original parse
+    heredoc_bodies: list[heredocs.Span] = field(default_factory=list)  # as bash ends them
 
     def trusted(self, start: int, end: int) -> bool:
         """Outside every ERROR node, or wholly inside one statement kept from it."""
@@ -79,11 +80,13 @@ def _parse(source: bytes) -> _Parsed:
     if not failures:
         failures = [ParseFailure(start, end) for start, end in missing]
     kept: list[tuple[int, int]] = []
+    bodies = heredocs.true_bodies(root, source) if b"<<" in source else []
     if error_nodes:
         # Lint the complete statements tree-sitter left inside ERROR nodes.
         salvaged, kept = syntax.salvage(source, error_nodes)
         root = syntax.parse(salvaged).root_node
-    return _Parsed(root, failures, barriers, [(e.start_byte, e.end_byte) for e in error_nodes], kept, len(all_errors))
+    errors = [(e.start_byte, e.end_byte) for e in error_nodes]
+    return _Parsed(root, failures, barriers, errors, kept, len(all_errors), bodies)
 
 
 def check(
@@ -119,14 +122,17 @@ def check(
     result.error_count = parsed.error_count
     result.suppressions = suppression.collect(comments, len(source))
     loops_only = settings.loops_only if settings is not None else frozenset()
+    bodies = parsed.heredoc_bodies
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
             continue
+        if heredocs.inside(bodies, finding.start, finding.start + 1):
+            continue  # text of a here-document that tree-sitter ended too early
         if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end):
             continue  # in the default set only where it runs once per iteration
         if any(s.covers(finding.code, finding.start) for s in result.suppressions):
             continue
-        result.findings.append(_guard_fix(finding, parsed.fix_barriers, source, dialect))
+        result.findings.append(_guard_fix(finding, parsed.fix_barriers, source, dialect, bodies))
     depth = 0 if region is None else region.depth
     result.regions = embedded.find_regions(commands, context.command, depth)
     return result
@@ -226,8 +232,11 @@ def _touches(ranges: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(r_start <= end and start <= r_end for r_start, r_end in ranges)
 
 
-def _guard_fix(finding: Finding, errors: list[tuple[int, int]], source: bytes, dialect: Dialect) -> Finding:
-    """Drop a fix that edits next to a parse error, adds a bashism to an sh script, or moves a CRLF `\r`."""
+def _guard_fix(
+    finding: Finding, errors: list[tuple[int, int]], source: bytes, dialect: Dialect, bodies: list[heredocs.Span]
+) -> Finding:
+    """Drop a fix that edits next to a parse error, adds a bashism to an sh script, moves a CRLF `\r`,
+    or edits a here-document body."""
     fix = finding.fix
     if fix is None or not fix.edits:
         return finding
@@ -237,6 +246,8 @@ def _guard_fix(finding: Finding, errors: list[tuple[int, int]], source: bytes, d
     if dialect is Dialect.SH and adds_bashism(source, fix.edits):
         return finding.with_fix(None)
     if any(_moves_carriage_return(source, edit) for edit in fix.edits):
+        return finding.with_fix(None)
+    if any(heredocs.inside(bodies, edit.start, edit.end) for edit in fix.edits):
         return finding.with_fix(None)
     return finding
 

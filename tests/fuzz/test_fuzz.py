@@ -28,20 +28,14 @@ def _reason(issue_class: int) -> str:
 
 # What the seeded run finds while issue 13 is open: signature → class.
 SEEDED_FAILURES: dict[str, int] = {
-    "PL002 class 1": 1,
     "PL004 class 10": 10,
     "PL501 class 10": 10,
-    "PL001 class 11": 11,
-    "PL002 class 11": 11,
 }
 
 # Saved reproducers (tests/fuzz/regressions/) the rules still fail: every one, while issue 13 is open.
 STILL_FAILING: set[str] = {
-    "001-pl002-class11-here-documents-tree-sitter-ends-too-earl.sh",
-    "005-pl002-class1-here-document-whose-pipe-continues-on-th.sh",
     "017-pl501-class8-grep-wc-l-grep-c.sh",
     "018-pl501-class10-missing-unreadable-or-directory-inputs.sh",
-    "030-pl001-class1-here-document-whose-pipe-continues-on-th.sh",
 }
 
 
