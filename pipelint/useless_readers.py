@@ -85,10 +85,17 @@ def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | N
         or syntax.has_unquoted_expansion(operand)
         or context.redefines(b"cat")  # a sourced file may define it
         or context.facts.may_hold_dash_word(operand)  # `file=${1:--}; cat "$file"`: `-` is stdin to cat
+        or _names_no_file(operand)
     )
     operand_text = syntax.text(operand)
     fixed = rewrite(pipeline, context, b"< " + operand_text, unsafe=unsafe, reader_may_fail=True)
     return UselessReader(pipeline, operand_text, fixed)
+
+
+def _names_no_file(operand: Node) -> bool:
+    """`"$*"` (every argument in one word) and `"~/x"` (a quoted tilde stays a tilde) rarely name an existing file."""
+    text = syntax.text(operand)
+    return b"$*" in text or b"${*}" in text or text.lstrip(b"\"'").startswith(b"~")
 
 
 def _means_stdin_or_option(operand: Node) -> bool:
@@ -132,6 +139,9 @@ def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessReader | Non
     operand = _redirect_operand(operands["if"])
     if not operand or operand == b"-":
         return None
+    device = operands["if"].value or b""
+    if dd_operands.is_tape(device):
+        return None  # dd's bs= is the tape's record size: the reader is the point (issue 13 class 15)
     if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in reader.all_redirects):
         return None  # `dd if=f 2>&1 >/dev/null | …` pipes its statistics, not the file
     if not can_take_stdin(pipeline, context):
@@ -143,6 +153,7 @@ def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessReader | Non
         or syntax.has_unquoted_expansion(operands["if"].node)
         or operand.startswith(b"~")  # `if=~/f`: bash expands it, dash does not
         or context.redefines(b"dd")  # a sourced file may define it
+        or device.startswith(b"/dev/")  # a character device may return records of dd's bs= size only
     )
     fixed = rewrite(pipeline, context, b"< " + operand, unsafe=unsafe, reader_may_fail=True)
     return UselessReader(pipeline, operand, fixed)

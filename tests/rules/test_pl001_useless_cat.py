@@ -224,3 +224,52 @@ def test_a_computed_option_is_not_taken_for_the_file():
 def test_a_comment_between_the_stages_keeps_the_finding_but_has_no_fix():
     (finding,) = lint("cat f | # the log\ngrep x\n")
     assert finding.code == "PL001" and finding.fix is None
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'cat "$*" | wc -l\necho\n',  # every argument joined: rarely one existing file (issue 13 class 10)
+        'cat "~/x" | wc -l\necho\n',  # a quoted tilde is no home directory
+        'file=${1:--}\ncat "$file" | tr a-z A-Z\necho\n',  # `-` means stdin to cat (class 13)
+        'x=-n\ncat "$x" | wc -l\necho\n',
+        ". ./lib.sh\ncat f | wc -l\necho\n",  # the sourced file could define cat (class 4)
+    ],
+)
+def test_operands_and_names_that_make_the_fix_unsafe(script):
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+
+
+@pytest.mark.parametrize(
+    "script",
+    ["cat \\- | wc -l\n", "cat \\-n f | wc -l\n", 'cat "${1:--}" | wc -l\n', "cat() { tac \"$@\"; }\ncat f | wc -l\n",
+     "alias cat='cat -n'\ncat f | wc -l\n", "function cat { tac; }\ncat f | wc -l\n"],
+)
+def test_stdin_options_and_the_script_s_own_cat_are_not_reported(script):
+    assert "PL001" not in codes(script)
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "for i in 1 2; do cat f | break; done\n",
+        "for i in 1 2; do cat f | continue; done\n",
+        "f() { cat x | return 3; }\n",
+        "cat f | command -p read v\n",
+        "cat f | builtin read v\n",
+        "cat f | \\exit\n",
+        "cat f | command cd /\n",
+        "cat f | [[ ${v:=x} ]]\n",
+        "cat f | time wc -l 2>/dev/null\necho\n",
+        'cat f | echo "got: $(head -1)"\necho\n',
+        'cat f | X="$(head -1)" env\necho\n',
+        "cat f | (head -n 1; wc -l)\necho\n",
+        "cat f | { head -n 1; wc -l; } | sort\necho\n",
+    ],
+)
+def test_consumers_that_change_with_the_redirect_get_an_unsafe_fix(script):
+    """Issue 13 classes 3, 5, 12, 14: the finding's help says what would change."""
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert finding.help and finding.help.startswith("The fix is unsafe: ")

@@ -198,3 +198,14 @@ def test_not_reported_inside_a_parse_error():
     assert "PL203" not in codes("case x in\n dd if=access.log | wc -l\nesac\n")
     for broken in ["{ dd if=access.log status=none | wc -l; )\n", "x=$(dd if=access.log status=none | wc -l\n"]:
         assert all(f.fix is None for f in lint(broken))
+
+
+@pytest.mark.parametrize("script", ["dd if=/dev/nst0 bs=64k | tar -xf -\n", "dd if=/dev/st0 bs=32k status=none | wc -c\n"])
+def test_a_tape_reader_is_not_useless(script):
+    """Issue 13 class 15: a tape written in 64 KiB records is read with 64 KiB reads; `< /dev/nst0` would fail."""
+    assert "PL203" not in codes(script, select=("PL201", "PL203"))
+
+
+def test_another_device_gets_an_unsafe_fix():
+    (finding,) = lint("dd if=/dev/ttyS0 status=none | head -1\necho\n", select=("PL203",))
+    assert finding.fix.applicability is Applicability.UNSAFE
