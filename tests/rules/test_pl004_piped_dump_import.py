@@ -27,6 +27,15 @@ from pipelint.finding import Applicability
         "cat dump.sql | sudo -u postgres psql",
         "cat dump.sql | env MYSQL_PWD=x mysql shop",
         "cat dump.sql | nice -n 19 mysql shop",
+        # issue 10: through a forwarder that hands its stdin on (forwarders.py)
+        "cat d.sql | docker exec -i C mysql shop",
+        "cat d.sql | docker exec --interactive -u root C sudo -u pg psql",
+        "cat d.sql | docker compose exec -T db psql -U app",
+        "cat d.sql | docker-compose exec -T db mysql shop",
+        "cat d.sql | kubectl exec -i P -- mysql shop",
+        "cat d.sql | kubectl -n prod exec -i P -c db -- psql",
+        "cat d.sql | ssh host mysql db",
+        "cat d.sql | ssh -p 2222 host 'mysql db'",
     ],
 )
 def test_reports_instead_of_pl001(script):
@@ -40,6 +49,11 @@ def test_reports_instead_of_pl001(script):
         "cat backup.tar | tar tf -",
         "cat list.txt | cpio -o > out.cpio",
         "cat dump.sql | mysqldump-parser",
+        # the forwarder does not hand stdin on: nothing reads the dump
+        "cat d.sql | docker exec C mysql shop",
+        "cat d.sql | kubectl exec P -- mysql shop",
+        "cat d.sql | ssh -n host mysql db",
+        "cat d.sql | ssh host ls",
     ],
 )
 def test_other_consumers_are_pl001_or_nothing(script):
@@ -91,3 +105,11 @@ def test_fix_keeps_behaviour(script, tmp_path):
 def test_fix():
     assert fix("cat dump.sql | mysql shop\necho\n") == b"mysql shop < dump.sql\necho\n"
     assert_lint("mysql shop < dump.sql\n")
+
+
+def test_fix_through_ssh_keeps_behaviour(tmp_path):
+    """Success path only: the sandbox's ssh makes a local folder for the host, which a skipped ssh would not."""
+    script = b"cat dump.sql | ssh db1 mysql shop\necho after\n"
+    fixed = fix(script)
+    assert fixed == b"ssh db1 mysql shop < dump.sql\necho after\n"
+    assert_same_behaviour(script, fixed, tmp_path, "bash", inputs=())
