@@ -139,6 +139,15 @@ class ScriptFacts:
         """Whether `name` may not be the program of that name: a function or alias of the script, or sourced code."""
         return name in functions or name in self.aliases or self.sources_files
 
+    def holds_one_word(self, name: bytes, offset: int) -> bool:
+        """`$name` unquoted at offset expands to exactly one word, unchanged: set once, before, to a literal
+        without blanks or glob characters, and the script never sets IFS (issue 10: `cat $f | cmd`)."""
+        known = self.literal_variables.get(name)
+        if known is None or b"IFS" in self._gathered.assignments or b"IFS" in self._gathered.other_uses:
+            return False
+        assigned_at, value = known
+        return assigned_at <= offset and bool(value) and not any(ch in value for ch in b" \t\n*?[")
+
     def may_hold_dash_word(self, word: Node) -> bool:
         """A variable expanded in word is assigned a value that may begin with `-` (`f=${1:--}`, `x=-n`).
 

@@ -8,6 +8,7 @@ no useless reader.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -74,12 +75,16 @@ def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | N
     operand = cat.operands[0]
     if _means_stdin_or_option(operand):
         return None  # `cat -`, `cat \-n`, `cat "${1:--}"` read stdin or take an option
-    if not syntax.is_single_word(operand) or operand.type == "process_substitution":
+    variable = _unquoted_variable(operand)
+    if variable is None and (not syntax.is_single_word(operand) or operand.type == "process_substitution"):
         return None
     if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in reader.all_redirects):
         return None  # `cat f 2>&1 >/dev/null | …` feeds the pipe its errors, not the file
     if not can_take_stdin(pipeline, context):
         return None
+    if variable is not None:  # `cat $f`: the redirect gets `"$f"`, the same file where $f is one word
+        one_word = context.facts.holds_one_word(variable, operand.start_byte)
+        return _useless_cat(pipeline, context, b'"' + syntax.text(operand) + b'"', unsafe=not one_word)
     unsafe = (
         bool(reader.all_redirects)
         or syntax.has_unquoted_expansion(operand)
@@ -87,9 +92,25 @@ def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | N
         or context.facts.may_hold_dash_word(operand)  # `file=${1:--}; cat "$file"`: `-` is stdin to cat
         or _names_no_file(operand)
     )
-    operand_text = syntax.text(operand)
-    fixed = rewrite(pipeline, context, b"< " + operand_text, unsafe=unsafe, reader_may_fail=True)
-    return UselessReader(pipeline, operand_text, fixed)
+    return _useless_cat(pipeline, context, syntax.text(operand), unsafe=unsafe)
+
+
+def _useless_cat(pipeline: Pipeline, context: Context, operand: bytes, *, unsafe: bool) -> UselessReader:
+    fixed = rewrite(pipeline, context, b"< " + operand, unsafe=unsafe, reader_may_fail=True)
+    return UselessReader(pipeline, operand, fixed)
+
+
+_VARIABLE = re.compile(rb"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\}|([0-9])|\{([0-9]+)\})")
+
+
+def _unquoted_variable(operand: Node) -> bytes | None:
+    """`$f`, `${f}`, `$1` written without quotes: the variable's name (a digit for a positional one)."""
+    if operand.type not in ("simple_expansion", "expansion"):
+        return None
+    match = _VARIABLE.fullmatch(syntax.text(operand))
+    if match is None:
+        return None
+    return next(group for group in match.groups() if group is not None)
 
 
 def _names_no_file(operand: Node) -> bool:

@@ -43,7 +43,6 @@ def test_reports(script):
         "cat - | wc -l",
         "cat *.log | wc -l",
         "cat {a,b}.log | wc -l",
-        "cat $file | wc -l",
         'cat "$@" | wc -l',
         'cat "${files[@]}" | wc -l',
         "cat access.log",
@@ -273,3 +272,43 @@ def test_consumers_that_change_with_the_redirect_get_an_unsafe_fix(script):
     (finding,) = [f for f in lint(script) if f.code == "PL001"]
     assert finding.fix.applicability is Applicability.UNSAFE
     assert finding.help and finding.help.startswith("The fix is unsafe: ")
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_an_unquoted_variable_holding_one_word_gets_a_safe_quoted_fix(shell, tmp_path):
+    """Issue 10 (ShellCheck SC2002 reports it too): `cat $f` → `< "$f"`."""
+    script = b"f=access.log\ncat $f | wc -l\necho after\n"
+    source = script if shell == "bash" else b"#!/bin/sh\n" + script
+    path = "script.bash" if shell == "bash" else "script.sh"
+    fixed = fix(source, path)
+    assert fixed.endswith(b'f=access.log\nwc -l < "$f"\necho after\n')
+    assert_same_behaviour(source, fixed, tmp_path, shell, path=path)
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'f="my file.txt"\ncat $f | wc -l\necho after\n',  # split into two operands by the original
+        "cat $1 | wc -l\necho after\n",  # an argument may hold blanks or globs
+        "for f in *.txt; do cat $f | wc -l; done\necho after\n",  # a file name may hold blanks
+        'f=access.log\nIFS=.\ncat $f | wc -l\necho after\n',  # IFS splits it
+    ],
+)
+def test_an_unquoted_variable_that_may_split_gets_an_unsafe_fix(script, tmp_path):
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert b'< "$' in fix(script, unsafe=True)
+
+
+def test_the_unsafe_quoted_fix_reads_what_the_split_did_not(tmp_path):
+    from harness import run_script
+
+    script = b'f="my file.txt"\ncat $f | wc -l\n'
+    fixed = fix(script, unsafe=True)
+    assert fixed == b'f="my file.txt"\nwc -l < "$f"\n'
+    assert run_script(script, tmp_path / "a").stdout != run_script(fixed, tmp_path / "b").stdout
+
+
+@pytest.mark.parametrize("script", ["cat $@ | wc -l\n", "cat $* | wc -l\n", "cat ${a[@]} | wc -l\n", "cat ${f:-x} | wc -l\n"])
+def test_unquoted_expansions_of_several_words_are_not_reported(script):
+    assert "PL001" not in codes(script)
