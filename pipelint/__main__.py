@@ -1,3 +1,6 @@
 from pipelint.cli import main
 
-main()
+# Guarded: worker processes started by "spawn" import the main module again
+# under another name, and must not run the CLI a second time.
+if __name__ == "__main__":
+    main()

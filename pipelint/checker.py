@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from pipelint import embedded, heredocs, suppression, syntax
+from pipelint import embedded, parse_guards, suppression, syntax
 from pipelint import pipeline as pipelines
 from pipelint.dialect import Dialect, adds_bashism, detect
 from pipelint.finding import Edit, Finding, FixAvailability, RuleCrash
@@ -40,6 +40,7 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     parse_failures: list[ParseFailure] = field(default_factory=list)
     crashes: list[RuleCrash] = field(default_factory=list)  # rules that raised on this file
+    notes: list[parse_guards.Note] = field(default_factory=list)  # what the parse guards repaired
     # Scripts that commands of this one run (`sh -c '…'`), for the linter to lint in turn.
     regions: list[Region] = field(default_factory=list)
     suppressions: list[suppression.Suppression] = field(default_factory=list)
@@ -55,18 +56,25 @@ class _Parsed:
     fix_barriers: list[tuple[int, int]]  # whole lines around what did not parse
     error_nodes: list[tuple[int, int]]  # ranges of the original ERROR nodes
     kept: list[tuple[int, int]]  # complete statements salvaged from them
-    error_count: int = 0  # ERROR nodes and MISSING tokens of the original parse
-    heredoc_bodies: list[heredocs.Span] = field(default_factory=list)  # as bash ends them
+    guarded: parse_guards.GuardedParse  # what tree-sitter misread without an ERROR, repaired or not
+    # ERROR nodes and MISSING tokens of the guarded parse (the fixer lints every pass through the guards too)
+    error_count: int = 0
 
     def trusted(self, start: int, end: int) -> bool:
-        """Outside every ERROR node, or wholly inside one statement kept from it."""
+        """Read as bash reads it; outside every ERROR node, or wholly inside one statement kept from it."""
+        if not self.guarded.trusts(start, end):
+            return False
         if not any(e_start < end and start < e_end for e_start, e_end in self.error_nodes):
             return True
         return any(k_start <= start and end <= k_end for k_start, k_end in self.kept)
 
 
-def _parse(source: bytes) -> _Parsed:
-    root = syntax.parse(source).root_node
+def _parse(source: bytes, dialect: Dialect) -> _Parsed:
+    # The guards parse a copy of the source, of the same length, in which what
+    # tree-sitter-bash misreads without an ERROR is repaired (parse_guards.py).
+    guarded = parse_guards.guard(source, dialect)
+    text = guarded.text
+    root = guarded.tree.root_node
     error_nodes = syntax.outermost_errors(root)
     failures = [ParseFailure(syntax.first_broken_offset(e), e.end_byte) for e in error_nodes]
     # No fix may touch what did not parse: the broken part of each ERROR node
@@ -79,14 +87,26 @@ def _parse(source: bytes) -> _Parsed:
     barriers = [_whole_lines(source, start, end) for start, end in [(f.start, f.end) for f in failures] + missing]
     if not failures:
         failures = [ParseFailure(start, end) for start, end in missing]
+    failures = _merged(failures + [ParseFailure(start, end) for start, end in guarded.unchecked])
     kept: list[tuple[int, int]] = []
-    bodies = heredocs.true_bodies(root, source) if b"<<" in source else []
     if error_nodes:
         # Lint the complete statements tree-sitter left inside ERROR nodes.
-        salvaged, kept = syntax.salvage(source, error_nodes)
+        salvaged, kept = syntax.salvage(text, error_nodes)
         root = syntax.parse(salvaged).root_node
-    errors = [(e.start_byte, e.end_byte) for e in error_nodes]
-    return _Parsed(root, failures, barriers, errors, kept, len(all_errors), bodies)
+        guarded.distrust_swallowed(root)
+    error_ranges = [(e.start_byte, e.end_byte) for e in error_nodes]
+    return _Parsed(root, failures, barriers, error_ranges, kept, guarded, len(all_errors))
+
+
+def _merged(failures: list[ParseFailure]) -> list[ParseFailure]:
+    """In order, one failure per stretch: a here-document the guards could not repair often holds an ERROR too."""
+    merged: list[ParseFailure] = []
+    for failure in sorted(failures, key=lambda f: f.start):
+        if merged and failure.start < merged[-1].end:
+            merged[-1] = ParseFailure(merged[-1].start, max(merged[-1].end, failure.end))
+        else:
+            merged.append(failure)
+    return merged
 
 
 def check(
@@ -102,8 +122,8 @@ def check(
     region: when the script is the inner text of a region (`sh -c '…'`), the
     region, whose dialect and facts (errexit from the start…) apply.
     """
-    parsed = _parse(source)
     dialect = region.dialect if region is not None else detect(source, path)
+    parsed = _parse(source, dialect)
     rules = list(rules)
     context = Context(
         source=source,
@@ -118,21 +138,19 @@ def check(
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
     findings, comments, commands = _walk(parsed, rules, context, guard)
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
+    result.notes = parsed.guarded.notes()
     still_broken = syntax.error_ranges(parsed.root)
     result.error_count = parsed.error_count
     result.suppressions = suppression.collect(comments, len(source))
     loops_only = settings.loops_only if settings is not None else frozenset()
-    bodies = parsed.heredoc_bodies
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
             continue
-        if heredocs.inside(bodies, finding.start, finding.start + 1):
-            continue  # text of a here-document that tree-sitter ended too early
         if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end):
             continue  # in the default set only where it runs once per iteration
         if any(s.covers(finding.code, finding.start) for s in result.suppressions):
             continue
-        result.findings.append(_guard_fix(finding, parsed.fix_barriers, source, dialect, bodies))
+        result.findings.append(_guard_fix(finding, parsed, source, dialect))
     depth = 0 if region is None else region.depth
     result.regions = embedded.find_regions(commands, context.command, depth)
     return result
@@ -232,22 +250,20 @@ def _touches(ranges: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(r_start <= end and start <= r_end for r_start, r_end in ranges)
 
 
-def _guard_fix(
-    finding: Finding, errors: list[tuple[int, int]], source: bytes, dialect: Dialect, bodies: list[heredocs.Span]
-) -> Finding:
-    """Drop a fix that edits next to a parse error, adds a bashism to an sh script, moves a CRLF `\r`,
-    or edits a here-document body."""
+def _guard_fix(finding: Finding, parsed: _Parsed, source: bytes, dialect: Dialect) -> Finding:
+    """Drop a fix that edits next to a parse error, in a here-document body or on a byte the guards repaired,
+    that adds a bashism to an sh script, or that moves a CRLF line's `\r` onto another word."""
     fix = finding.fix
     if fix is None or not fix.edits:
         return finding
     start, end = fix.span
-    if _touches(errors, start, end):
+    if _touches(parsed.fix_barriers, start, end):
+        return finding.with_fix(None)
+    if not all(parsed.guarded.allows_edit(edit.start, edit.end) for edit in fix.edits):
         return finding.with_fix(None)
     if dialect is Dialect.SH and adds_bashism(source, fix.edits):
         return finding.with_fix(None)
     if any(_moves_carriage_return(source, edit) for edit in fix.edits):
-        return finding.with_fix(None)
-    if any(heredocs.inside(bodies, edit.start, edit.end) for edit in fix.edits):
         return finding.with_fix(None)
     return finding
 

@@ -163,6 +163,7 @@ def _print_results(run: Run, flags: CheckFlags, stdin_fix: bool) -> None:
         FORMATS[output_format](run.reports, options, out)
     if output_format not in HUMAN_FORMATS or flags.quiet:
         return
+    _echo(summary.parse_guard_notes(run.reports), sys.stderr)
     if flags.diff:
         _echo(summary.parse_failure_notes(run.reports), sys.stderr)
     if flags.show_fixes:

@@ -17,6 +17,7 @@ from pipelint.config import Settings, format_size
 from pipelint.dialect import Dialect
 from pipelint.finding import Edit, Finding, RuleCrash
 from pipelint.fixer import apply_edits, fix_source
+from pipelint.parse_guards import Note
 from pipelint.positions import LineIndex
 from pipelint.regions import Region
 from pipelint.suppression import Suppression
@@ -36,6 +37,7 @@ class FileReport:
     parse_failures: list[ParseFailure] = field(default_factory=list)
     crashes: list[RuleCrash] = field(default_factory=list)  # internal errors: exit 2, one line each
     dialect: Dialect = Dialect.SH
+    notes: list[Note] = field(default_factory=list)  # misreads of tree-sitter-bash the parse guards handled
 
     @property
     def final_source(self) -> bytes:
@@ -209,4 +211,5 @@ def process(
     report.parse_failures = result.parse_failures
     report.crashes = result.crashes
     report.dialect = result.dialect
+    report.notes = result.notes
     return report

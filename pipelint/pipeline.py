@@ -135,6 +135,8 @@ def build(root: Node, reader: CommandReader = command.read) -> Pipeline | None:
     _flatten(root, stages, reader)
     if len(stages) < 2 or any(stage.command.type in REDIRECT_TYPES for stage in stages):
         return None
+    # `a || b | c 2>/dev/null` wraps the list: the redirect is c's (#345).
+    stages[-1].redirects += syntax.applied_redirects(root)
     return Pipeline(root=root, stages=stages)
 
 

@@ -58,6 +58,14 @@ def error_ranges(root: Node) -> list[tuple[int, int]]:
     return sorted(ranges)
 
 
+def is_line_continuation(source: bytes, newline: int) -> bool:
+    """The newline at this offset follows an odd run of backslashes: the line goes on, nothing ends."""
+    start = newline
+    while start > 0 and source[start - 1] == 0x5C:
+        start -= 1
+    return (newline - start) % 2 == 1
+
+
 def walk(root: Node) -> Iterator[Node]:
     """Every node below root in document order, skipping ERROR subtrees."""
     cursor = root.walk()
@@ -90,8 +98,28 @@ def basename(name: bytes | None) -> bytes | None:
 
 
 def arguments(command: Node) -> list[Node]:
-    """The argument nodes of a simple command, in order."""
-    return command.children_by_field_name("argument")
+    """The argument nodes of a simple command, in order, as bash reads them.
+
+    tree-sitter-bash 0.25 takes the words after a redirect in the middle of a
+    command for more destinations of that redirect (tree-sitter-bash #233:
+    `grep 2>/dev/null -q pat f` parses as `grep` with a redirect to
+    `/dev/null -q pat f`), or for words of a here-document operator (`cat
+    <<EOF a`). bash gives a redirect one word and the command the rest.
+    """
+    words = command.children_by_field_name("argument")
+    if command.parent is None or command.parent.type not in ("redirected_statement", "pipeline"):
+        return words
+    stray = [word for redirect in applied_redirects(command) for word in stray_words(redirect)]
+    return sorted(words + stray, key=lambda node: node.start_byte) if stray else words
+
+
+def stray_words(redirect: Node) -> list[Node]:
+    """Words tree-sitter-bash put in a redirect that bash gives to the command (#233)."""
+    if redirect.type == "file_redirect":
+        return redirect.children_by_field_name("destination")[1:]
+    if redirect.type == "heredoc_redirect":
+        return redirect.children_by_field_name("argument")
+    return []
 
 
 def own_redirects(command: Node) -> list[Node]:
@@ -108,17 +136,21 @@ def applied_redirects(node: Node) -> list[Node]:
     tree-sitter-bash puts some inside the command (`<f cat`), and wraps the
     rest around it in `redirected_statement` nodes; a redirect after the last
     stage of a pipeline wraps the whole pipeline (`a | b 2>/dev/null | c` is
-    `(a | b) 2>/dev/null | c`), yet belongs to that last stage. Redirects of a
-    `{ …; }` group around the command are the group's, not listed here.
+    `(a | b) 2>/dev/null | c`), yet belongs to that last stage; one after the
+    last command of a list wraps the list (`cd b && make 2>/dev/null` is `(cd
+    b && make) 2>/dev/null`, tree-sitter-bash #345), yet belongs to `make`.
+    Redirects of a `{ …; }` group around the command are the group's, not
+    listed here. For a pipeline node: the redirects that reach its last stage
+    from around it.
     """
     found = own_redirects(node) if node.type == "command" else []
     while node.parent is not None:
         parent = node.parent
         if parent.type == "redirected_statement" and parent.child_by_field_name("body") == node:
             found += [child for child in parent.children if child.type in REDIRECT_TYPES]
-        elif parent.type == "pipeline":
-            stages = [child for child in parent.named_children if child.type != "comment"]
-            if not stages or stages[-1] != node:
+        elif parent.type in ("pipeline", "list"):
+            parts = [child for child in parent.named_children if child.type != "comment"]
+            if not parts or parts[-1] != node:
                 break
         else:
             break

@@ -12,7 +12,10 @@ the lines right above, the code is added to it instead.
 
 Every edit is checked before it is offered: the edited text is parsed again
 and `suppression.collect` must say the comment covers the finding (a comment
-typed inside a here-document, for instance, would not be one).
+typed inside a here-document, for instance, would not be one). Both parses are
+the engine's (`parse_guards`), so tree-sitter-bash's misreads do not move the
+directive, and no edit lands inside a here-document body as bash reads it
+(`heredocs.inside_body`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
 
-from pipelint import suppression, syntax
+from pipelint import heredocs, parse_guards, suppression, syntax
 from pipelint.finding import Edit
 from pipelint.fixer import apply_edits
 
@@ -140,7 +143,7 @@ def _insertion(source: bytes, statement: Node, code: str) -> Edit:
 def _verify(source: bytes, tree: Tree, edit: Edit, code: str, offset: int) -> DisableEdit | None:
     """The edited text parses no worse, and the engine's suppression rules cover the finding."""
     edited = apply_edits(source, [edit])
-    root = syntax.parse(edited).root_node
+    root = parse_guards.guard(edited).tree.root_node  # bash's statements, as the engine reads them
     if len(syntax.error_ranges(root)) > len(syntax.error_ranges(tree.root_node)):
         return None
     shift = len(edit.content) - (edit.end - edit.start)
@@ -164,4 +167,6 @@ def disable_edit(source: bytes, tree: Tree, code: str, offset: int) -> DisableEd
     if statement is None or statement.has_error:
         return None
     edit = _merge_into_existing(source, statement, code) or _insertion(source, statement, code)
+    if heredocs.inside_body(source, tree.root_node, edit.start):
+        return None  # the comment would become here-document data (what `cat > job.sh <<EOF` writes)
     return _verify(source, tree, edit, code, offset)

@@ -15,9 +15,9 @@ from pathlib import Path
 from pygls.uris import to_fs_path
 from tree_sitter import Tree
 
-from pipelint import config, syntax
+from pipelint import config, parse_guards
 from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
-from pipelint.dialect import LANGUAGE_IDS, shebang_shell
+from pipelint.dialect import LANGUAGE_IDS, detect, shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
 from pipelint.linter import FileReport, process
 from pipelint.positions import LineBreaks, LineIndex
@@ -114,7 +114,10 @@ class DocumentText:
 
     @cached_property
     def tree(self) -> Tree:
-        return syntax.parse(self.source)
+        """The parse the engine lints: tree-sitter-bash's misreads repaired (`parse_guards`)."""
+        # The dialect as the linter detects it (`linter.lint` names the file by its path).
+        dialect = detect(self.source, str(self.path) if self.path is not None else None)
+        return parse_guards.guard(self.source, dialect).tree
 
     def is_text_of(self, version: int | None, text: str) -> bool:
         return self.version == version and self.text == text

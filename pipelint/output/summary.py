@@ -83,17 +83,27 @@ def fixes_applied(reports: list[FileReport]) -> list[str]:
     return lines
 
 
+def parse_guard_notes(reports: list[FileReport]) -> list[str]:
+    """One note per place tree-sitter-bash misread and the parse guards handled (`parse_guards.py`).
+
+    Notes, not findings: the file parsed, and what was repaired was checked;
+    what could not be repaired is also a parse failure, reported as such.
+    """
+    return [_note(report, note.start, note.text) for report in reports for note in report.notes]
+
+
+def _note(report: FileReport, offset: int, text: str) -> str:
+    where = span(report, offset, offset)
+    return f"pipelint: note: {printable(report.display_name)}:{where.row}:{where.column}: {text}"
+
+
 def parse_failure_notes(reports: list[FileReport]) -> list[str]:
     """One note per file that did not parse completely, for runs that print no findings (`--diff`)."""
     notes = []
     for report in reports:
         if not report.parse_failures:
             continue
-        first = report.parse_failures[0]
-        where = span(report, first.start, first.end)
         more = len(report.parse_failures) - 1
         extra = f" ({plural(more, 'more place')} did not parse)" if more else ""
-        notes.append(
-            f"pipelint: note: {printable(report.display_name)}:{where.row}:{where.column}: {PARSE_FAILURE_TEXT}{extra}"
-        )
+        notes.append(_note(report, report.parse_failures[0].start, PARSE_FAILURE_TEXT + extra))
     return notes

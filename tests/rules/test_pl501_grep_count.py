@@ -260,7 +260,10 @@ def test_shellcheck_directive_silences_it():
 
 
 def test_crlf_tabs_and_other_bytes_survive_the_fix():
-    assert fix(b"grep\t500 access.log |\twc -l\r\necho after\r\n", unsafe=True) == b"grep -c\t500 access.log\r\necho after\r\n"
+    assert fix(b"grep\t500 access.log |\twc -l\necho after\n", unsafe=True) == b"grep -c\t500 access.log\necho after\n"
+    # CRLF: bash reads `wc -l\r`; deleting up to the `\r` would hand it to `access.log` (the checker's guard, class 9).
+    crlf = b"grep\t500 access.log |\twc -l\r\necho after\r\n"
+    assert fix(crlf, unsafe=True) == crlf
     assert fix(b"# caf\xe9\ngrep \xff access.log | wc -l # \xef\n", unsafe=True) == b"# caf\xe9\ngrep -c \xff access.log # \xef\n"
 
 
