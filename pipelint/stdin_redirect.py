@@ -85,6 +85,11 @@ def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool)
     escape = escape_reason(pipeline, consumer, context)
     if escape is not None:
         return escape
+    name = syntax.command_name(consumer.command)
+    if name is not None and context.redefines(name):
+        # An alias expands differently once its word starts the pipeline (bash expands
+        # none without expand_aliases, but `sh` may be dash); a sourced file may define anything.
+        return f"the script (or a file it sources) may define `{name.decode('utf-8', 'replace')}`"
     if _reads_stdin_while_expanding(consumer.command):
         return "a `$(…)` in the consumer runs before the redirect applies and would read the script's own input"
     if _first_word(consumer.command) == b"time":

@@ -312,3 +312,12 @@ def test_the_unsafe_quoted_fix_reads_what_the_split_did_not(tmp_path):
 @pytest.mark.parametrize("script", ["cat $@ | wc -l\n", "cat $* | wc -l\n", "cat ${a[@]} | wc -l\n", "cat ${f:-x} | wc -l\n"])
 def test_unquoted_expansions_of_several_words_are_not_reported(script):
     assert "PL001" not in codes(script)
+
+
+@pytest.mark.parametrize(
+    "script", ["alias wc='wc -c'\n( cat f | wc | cat > out )\n", "wc() { command wc -c; }\ncat f | wc | sort\necho\n"]
+)
+def test_a_consumer_the_script_defines_gets_an_unsafe_fix(script):
+    """Issue 13 class 4, for the consumer: an alias or function of that name may act differently first in line."""
+    (finding,) = [f for f in lint(script, "x.sh") if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
