@@ -108,10 +108,13 @@ def _missing_input_observed(pipeline: Pipeline, context: Context) -> str | None:
     before, none (skipped) or an error after. Later stages run either way.
     """
     consumer = pipeline.stages[1].command_model
-    if not _silent_on_empty_input(consumer) and any(
-        a.type in ("command_substitution", "process_substitution") for a in _ancestors(pipeline.root)
-    ):
-        return "with the file missing, `$(…)` would capture nothing instead of the consumer's output on empty input"
+    if not _silent_on_empty_input(pipeline.stages[1]):
+        if len(pipeline.stages) > 2:
+            return "with the file missing, the next stage would get nothing instead of the consumer's output on empty input"
+        if any(a.type in ("command_substitution", "process_substitution") for a in _ancestors(pipeline.root)):
+            return "with the file missing, `$(…)` would capture nothing instead of the consumer's output on empty input"
+    if any(_redirects_stderr(r) for r in pipeline.stages[1].all_redirects):
+        return "given a directory, the consumer's own error message goes where its stderr is redirected"
     if consumer is not None and consumer.program in _ARCHIVERS:
         return "given a directory, the archiver reports it in its own words, and more of them than `cat` did"
     written = _file_read_later(pipeline, context)
@@ -138,7 +141,12 @@ _ARCHIVERS = frozenset({b"tar", b"bsdtar", b"gtar", b"cpio"})
 _GREP_SPEAKS_ON_EMPTY = ("-c", "--count", "-L", "--files-without-match")
 
 
-def _silent_on_empty_input(consumer: Command | None) -> bool:
+def _silent_on_empty_input(stage: Stage) -> bool:
+    """The consumer prints nothing when its input is empty: skipped, it prints the same."""
+    if stage.command.type == "while_statement":
+        condition = stage.command.child_by_field_name("condition")
+        return condition is not None and syntax.text(condition).lstrip().startswith(b"read ")  # the body never runs
+    consumer = stage.command_model
     if consumer is None or consumer.program is None or not consumer.exact:
         return False
     if consumer.program in _GREPS:
@@ -151,6 +159,14 @@ def _fails_on_empty_input(consumer: Command | None) -> bool:
     if consumer is None or consumer.program not in _GREPS or not consumer.exact:
         return False
     return not consumer.has("-L", "--files-without-match")
+
+
+def _redirects_stderr(redirect: Node) -> bool:
+    """`2>err`, `2>&1`, `&>log`: the consumer's error messages go elsewhere than cat's did."""
+    if redirect.type != "file_redirect":
+        return False
+    descriptor, operator, _ = syntax.redirect_parts(redirect)
+    return descriptor == 2 or operator in ("&>", "&>>", ">&") and descriptor is None
 
 
 def _file_read_later(pipeline: Pipeline, context: Context) -> str | None:

@@ -110,7 +110,6 @@ TRICKY = [
     "cat 'my file.txt' | sort -r\necho after\n",
     "cat access.log | \\\n    grep -c 500\necho after\n",
     "cat access.log | grep 500 > out.txt\necho done\n",
-    "cat access.log | grep 500 2>/dev/null >> out.txt\necho after\n",
     'n=$(cat access.log | head -1); echo "$n"\n',
     'echo "$(cat "$(echo access.log)" | grep 500)"\n',
     "if cat access.log | grep -q 404; then echo found; fi\n",
@@ -320,4 +319,17 @@ def test_unquoted_expansions_of_several_words_are_not_reported(script):
 def test_a_consumer_the_script_defines_gets_an_unsafe_fix(script):
     """Issue 13 class 4, for the consumer: an alias or function of that name may act differently first in line."""
     (finding,) = [f for f in lint(script, "x.sh") if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "cat access.log | grep 500 2>/dev/null >> out.txt\necho after\n",  # grep's `Is a directory` goes to /dev/null
+        "n=$(cat access.log | sort -r 2>err)\necho \"$n\"\n",  # …into err, where cat's went to the script's stderr
+        "cat access.log | wc -l | sort\necho after\n",  # wc's `0` on empty input would not reach sort
+    ],
+)
+def test_where_the_consumer_s_own_messages_or_output_would_go_elsewhere_the_fix_is_unsafe(script, tmp_path):
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
     assert finding.fix.applicability is Applicability.UNSAFE

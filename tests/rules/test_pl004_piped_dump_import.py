@@ -68,8 +68,8 @@ def test_message_states_the_measured_cost():
 TRICKY = [
     "cat dump.sql | mysql --user=app shop\necho after\n",
     "cat dump.sql \\\n  | mysql -u root \\\n    shop\necho after\n",
-    "cat dump.sql | psql -d shop > out.txt 2>&1\necho after\n",
-    "cat 'dump.sql' | sudo mysql shop 2>/dev/null\necho after\n",
+    "cat dump.sql | psql -d shop > out.txt\necho after\n",
+    "cat 'dump.sql' | sudo mysql shop\necho after\n",
 ]
 
 # Cases the strict harness shows breaking issue 13's contract: strict xfails until the rule's fix lands.
@@ -84,6 +84,14 @@ UNSAFE_WHERE_SEEN = [
     "cat dump.sql | psql -d shop > out.txt 2>&1\ncat out.txt\n",
     "set -e\ncat dump.sql | mysql shop\necho after\n",
 ]
+# Given a directory, the client's own error message would go where its stderr is redirected.
+UNSAFE_STDERR = ["cat dump.sql | psql -d shop > out.txt 2>&1\necho after\n", "cat d.sql | mysql shop 2>/dev/null\necho\n"]
+
+
+@pytest.mark.parametrize("script", UNSAFE_STDERR)
+def test_fix_is_unsafe_where_the_consumer_s_stderr_is_redirected(script):
+    (finding,) = [f for f in lint(script) if f.code == "PL004"]
+    assert finding.fix.applicability is Applicability.UNSAFE
 
 
 @pytest.mark.parametrize("script", UNSAFE_WHERE_SEEN)
