@@ -21,8 +21,9 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pipelint import hosts
 from pipelint.config import ConfigError, Settings, SettingsResolver
-from pipelint.discovery import is_shell_script, walk_scripts
+from pipelint.discovery import is_lintable, walk_scripts
 from pipelint.linter import FileReport, InputError, Script, ensure_size, ensure_text, process, read_limited, read_script
 from pipelint.output.common import printable
 from pipelint.output.diff import unified_diff
@@ -177,7 +178,7 @@ def _folder_targets(folder: Path, raw: str, resolver: SettingsResolver, run: Run
     def error(path: Path, message: str) -> None:
         run.error(f"{printable(_display(path))}: {message}")
 
-    for script in walk_scripts(folder, settings.is_excluded, on_problem=warning, on_error=error):
+    for script in walk_scripts(folder, settings.is_excluded, on_problem=warning, on_error=error, embedded=settings.embedded):
         found = True
         if script not in seen:
             seen.add(script)
@@ -187,16 +188,25 @@ def _folder_targets(folder: Path, raw: str, resolver: SettingsResolver, run: Run
 
 
 def _skipped(path: Path, resolver: SettingsResolver, run: Run) -> bool:
-    """pre-commit names every file itself; --force-exclude and --only-shell make it pick like discovery does."""
+    """pre-commit names every file itself; --force-exclude and --only-shell make it pick like discovery does.
+
+    A Dockerfile or CI file named while embedded shell is off is skipped with a warning: it is no script.
+    """
     options = run.options
-    if options.force_exclude:
-        settings = run.settings_for(resolver, path)
-        if settings is None:
-            return True
-        if settings.is_excluded(path):
-            run.skipped += 1
-            return True
-    if options.only_shell and path.is_file() and not is_shell_script(path):
+    host = hosts.kind_of(path)
+    if not (options.force_exclude or options.only_shell or host is not None):
+        return False
+    settings = run.settings_for(resolver, path)
+    if settings is None:
+        return True
+    if options.force_exclude and settings.is_excluded(path):
+        run.skipped += 1
+        return True
+    if host is not None and not settings.embedded:
+        run.warning(f"{printable(str(path))}: not linted: {host.name} files are read only with embedded shell on")
+        run.skipped += 1
+        return True
+    if options.only_shell and path.is_file() and not is_lintable(path, settings.embedded):
         run.skipped += 1
         return True
     return False

@@ -12,7 +12,7 @@ from tree_sitter import Node
 
 from pipelint import embedded, parse_guards, suppression, syntax
 from pipelint import pipeline as pipelines
-from pipelint.dialect import Dialect, adds_bashism, detect
+from pipelint.dialect import SHELLS, Dialect, adds_bashism, detect
 from pipelint.finding import Edit, Finding, FixAvailability, RuleCrash
 from pipelint.regions import Region
 from pipelint.rule import Context, Rule
@@ -152,7 +152,8 @@ def check(
             continue
         result.findings.append(_guard_fix(finding, parsed, source, dialect))
     depth = 0 if region is None else region.depth
-    result.regions = embedded.find_regions(commands, context.command, depth)
+    remote = SHELLS[settings.remote_shell].dialect if settings is not None else Dialect.SH
+    result.regions = embedded.find_regions(commands, context.command, depth, remote, region)
     return result
 
 

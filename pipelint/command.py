@@ -275,6 +275,21 @@ def _is_assignment_word(node: Node) -> bool:
     return bool(equals) and name.replace(b"_", b"a").isalnum() and not name[:1].isdigit()
 
 
+def read_words(node: Node, words: Sequence[Node]) -> Command | None:
+    """The model of the command line that words give, which node's program launches.
+
+    `docker exec C sh -c '…'` launches `sh -c '…'`, `xargs -0 sudo sh -c '…'`
+    launches `sudo sh -c '…'` (wrappers are seen through here too). The
+    model's node and redirects are the launcher's. None when words is empty.
+    """
+    if not words:
+        return None
+    first = words[0]
+    start = _Resolution(syntax.basename(syntax.literal_value(first)), first, words[1:])
+    start.exact = start.program is not None
+    return Command(node, _through_wrappers(start))
+
+
 def read(node: Node, redirects: Sequence[Node] | None = None) -> Command:
     """The model of a simple command node; redirects, when the caller knows them already.
 

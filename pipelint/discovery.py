@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pathspec
 
+from pipelint import hosts
 from pipelint.dialect import DISCOVERED_SHELLS, EXTENSIONS, shebang_shell
 from pipelint.patterns import compile_patterns
 
@@ -35,6 +36,13 @@ def is_shell_script(path: Path) -> bool:
     except OSError:
         return False
     return shebang_shell(head) in SHELL_INTERPRETERS
+
+
+def is_lintable(path: Path, embedded: bool = True) -> bool:
+    """A shell script, or (when embedded shell is linted) a file that holds scripts: a Dockerfile, a CI file."""
+    if embedded and hosts.kind_of(path) is not None:
+        return True
+    return is_shell_script(path)
 
 
 @dataclass(frozen=True)
@@ -98,9 +106,15 @@ def _inherited_ignores(folder: Path, warn: Report) -> list[_IgnoreFile]:
 
 
 def walk_scripts(
-    folder: Path, excluded: Callable[[Path], bool], on_problem: Report = _ignore, on_error: Report = _ignore
+    folder: Path,
+    excluded: Callable[[Path], bool],
+    on_problem: Report = _ignore,
+    on_error: Report = _ignore,
+    embedded: bool = True,
 ) -> Iterator[Path]:
     """Shell scripts under folder, honouring .gitignore files and the exclude setting.
+
+    With embedded, also the files that hold scripts (hosts.kind_of: Dockerfiles, CI files).
 
     Only regular files are read (a FIFO or device found in a folder is
     not); symbolic links to directories are not followed. A folder that
@@ -140,5 +154,5 @@ def walk_scripts(
                 if error.errno == errno.ELOOP and name.endswith(SHELL_EXTENSIONS):
                     on_error(child, error.strerror)
                 continue
-            if regular and is_shell_script(child):
+            if regular and is_lintable(child, embedded):
                 yield child

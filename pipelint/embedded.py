@@ -1,9 +1,10 @@
-"""Shell text that a command of the script runs: `sh -c '…'` and its kin.
+"""Shell text that a command of the script runs: `sh -c '…'`, `ssh host '…'`, `bash <<EOF` and their kin.
 
-`find_regions(context)` returns, for one parsed script, the inner scripts its
-commands run, each a `regions.Region` whose pieces point into the script.
-The linter lints each region like a script of its own and maps what it finds
-back (linter.py).
+`find_regions(commands, …)` returns, for one parsed script, the inner scripts
+its commands run, each a `regions.Region` whose pieces point into the
+script. Which commands run which text is shell_runners.py's part (through
+wrappers and launchers); here the text becomes a Region. The linter lints
+each region like a script of its own and maps what it finds back (linter.py).
 
 Words become inner text by the shell's quote removal (`words_region`): the
 contents of '…' verbatim, of "…" with `\\$ \\` \\" \\\\` unescaped, of a bare
@@ -12,61 +13,33 @@ plain `$name`/`${name}` stays as written (the inner script sees some value
 there), anything else (`$(…)`, `$((…))`, `${x:-…}`) becomes an opaque
 placeholder word, so that its text is not linted twice. Placeholders and the
 blanks that join several words map to no byte of the script: an edit there
-has nowhere to go.
+has nowhere to go. Here-document bodies have rules of their own (heredoc_scripts.py).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from tree_sitter import Node
 
 from pipelint import syntax
 from pipelint.command import Command
-from pipelint.dialect import SHELLS, Dialect
-from pipelint.programs import WRAPPERS
-from pipelint.regions import Piece, Quoting, Region
+from pipelint.dialect import Dialect
+from pipelint.heredoc_scripts import heredoc_region
+from pipelint.regions import Quoting, Region, RegionBuilder
+from pipelint.remote_commands import stdout_crosses_link
+from pipelint.shell_runners import FINDERS, LEADS, Script, scripts_run_by
+
+__all__ = ["FINDERS", "LEADS", "MAX_DEPTH", "find_regions", "words_region"]
 
 # How deep regions may nest (`ssh h "sh -c '…'"` is two): enough for real scripts, bounded for hostile ones.
 MAX_DEPTH = 3
 
-_PLAIN_EXPANSION = re.compile(rb"\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\})\Z")
 _DOUBLE_QUOTE_ESCAPES = frozenset(b'$`"\\')
 
 
-class _Builder:
-    """Inner text grown piece by piece from the script's words."""
-
-    def __init__(self) -> None:
-        self.text = bytearray()
-        self.pieces: list[Piece] = []
-
-    def copy(self, data: bytes, outer: int, quoting: Quoting) -> None:
-        """Bytes that are in the script as they are in the inner text."""
-        if not data:
-            return
-        last = self.pieces[-1] if self.pieces else None
-        if last is not None and last.inner_end == len(self.text) and last.outer + last.length == outer and last.quotings == (quoting,):
-            self.pieces[-1] = Piece(last.inner, last.outer, last.length + len(data), last.quotings)
-        else:
-            self.pieces.append(Piece(len(self.text), outer, len(data), (quoting,)))
-        self.text += data
-
-    def invent(self, data: bytes) -> None:
-        """Bytes of the inner text that stand for nothing in the script (joins, placeholders)."""
-        self.text += data
-
-
-def _placeholder(node: Node) -> bytes:
-    """An opaque word for an expansion the outer shell performs."""
-    text = syntax.text(node)
-    if node.type in ("simple_expansion", "expansion") and _PLAIN_EXPANSION.match(text):
-        return text
-    return b"_" * max(1, len(text.replace(b"\n", b"")))
-
-
-def _add_word(builder: _Builder, node: Node, quoted: bool = False) -> bool:
+def _add_word(builder: RegionBuilder, node: Node, quoted: bool = False) -> bool:
     """Append what the shell makes of one word; False when it cannot be told (`$'…'` escapes and the like)."""
     kind = node.type
     start = node.start_byte
@@ -81,12 +54,12 @@ def _add_word(builder: _Builder, node: Node, quoted: bool = False) -> bool:
     if kind == "concatenation":
         return all(_add_word(builder, part, quoted) for part in node.children)
     if kind in ("simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"):
-        builder.invent(_placeholder(node))
+        builder.expansion(syntax.text(node))
         return True
     return False  # $'…', $"…", process substitution, brace expansion: not worth guessing
 
 
-def _add_double_quoted(builder: _Builder, node: Node) -> bool:
+def _add_double_quoted(builder: RegionBuilder, node: Node) -> bool:
     cursor = node.start_byte + 1
     end = node.end_byte - 1
     source_of = syntax.text(node)
@@ -96,14 +69,14 @@ def _add_double_quoted(builder: _Builder, node: Node) -> bool:
         if child.type == "string_content":
             _add_escaped(builder, syntax.text(child), child.start_byte, Quoting.DOUBLE, _DOUBLE_QUOTE_ESCAPES, True)
         else:
-            builder.invent(_placeholder(child))
+            builder.expansion(syntax.text(child))
         cursor = child.end_byte
     if end > cursor:
         _add_escaped(builder, source_of[cursor - node.start_byte : end - node.start_byte], cursor, Quoting.DOUBLE, _DOUBLE_QUOTE_ESCAPES, True)
     return True
 
 
-def _add_escaped(builder: _Builder, data: bytes, outer: int, quoting: Quoting, escapable: frozenset[int], quoted: bool) -> None:
+def _add_escaped(builder: RegionBuilder, data: bytes, outer: int, quoting: Quoting, escapable: frozenset[int], quoted: bool) -> None:
     """Copy data, dropping the backslash of each escape the shell removes (and backslash-newlines)."""
     run_start = 0
     index = 0
@@ -121,56 +94,67 @@ def _add_escaped(builder: _Builder, data: bytes, outer: int, quoting: Quoting, e
     builder.copy(data[run_start:], outer + run_start, quoting)
 
 
-def words_region(words: Sequence[Node], dialect: Dialect, origin: str, **facts: object) -> Region | None:
-    """The inner script several words make when joined by blanks (as `ssh` and `sh -c` do), or None."""
-    builder = _Builder()
+def words_region(
+    words: Sequence[Node], dialect: Dialect, origin: str, substituted: bytes = b"", prefix: bytes = b"", **facts: object
+) -> Region | None:
+    """The inner script several words make when joined by blanks (as `ssh` and `sh -c` do), or None.
+
+    substituted: text a launcher replaces in the words first (`{}`); it maps nowhere.
+    prefix: what the first word holds before the script (`--command=`), left out.
+    """
+    builder = RegionBuilder(substituted)
     for index, word in enumerate(words):
         if index:
             builder.invent(b" ")
         if not _add_word(builder, word):
             return None
+    if prefix:
+        if not builder.text.startswith(prefix):
+            return None
+        builder.drop(len(prefix))
     anchor = words[0].start_byte if words else 0
-    return Region(bytes(builder.text), tuple(builder.pieces), dialect, origin, anchor=anchor, **facts)  # type: ignore[arg-type]
+    return builder.region(dialect, origin, anchor, **facts)
 
 
-def _shell_dialect(program: bytes) -> Dialect | None:
-    """The dialect of a shell a script names as a program; None for zsh and non-shells."""
-    shell = SHELLS.get(program.decode("utf-8", "replace"))
-    return shell.dialect if shell is not None and shell.discovered else None
+def _region_of(script: Script) -> Region | None:
+    facts = {
+        "errexit": script.errexit,
+        "stdout_over_network": script.stdout_over_network,
+        "stdin_over_network": script.stdin_over_network,
+    }
+    redirect = script.redirect
+    if redirect is None:
+        return words_region(script.words, script.dialect, script.origin, script.substituted, script.prefix, **facts)
+    if redirect.type == "heredoc_redirect":
+        return heredoc_region(redirect, script.dialect, script.origin, **facts)
+    word = redirect.named_children[-1] if redirect.named_children else None
+    return None if word is None else words_region([word], script.dialect, script.origin, **facts)
 
 
-def _shell_c(command: Command) -> Region | None:
-    """`sh -c 'SCRIPT' [ARG0 ARG…]`, `bash -ec '…'`, `sudo sh -c '…'`: the script the shell runs."""
-    if command.program is None or not command.exact or not command.has("-c") or not command.operands:
-        return None
-    dialect = _shell_dialect(command.program)
-    if dialect is None:
-        return None
-    name = command.program.decode("utf-8", "replace")
-    return words_region(command.operands[:1], dialect, f"the script `{name} -c` runs", errexit=command.has("-e"))
+def find_regions(
+    commands: Iterable[Node],
+    read: Callable[[Node], Command],
+    depth: int = 0,
+    remote_dialect: Dialect = Dialect.SH,
+    parent: Region | None = None,
+) -> list[Region]:
+    """The inner scripts these command nodes run (none below MAX_DEPTH); read gives a node's model.
 
-
-# Finders: each reads one command and returns the region it runs, or None.
-FINDERS = (_shell_c,)
-
-
-# First words that may lead to a region: the programs finders look for and the
-# wrappers the command model sees through to them. Only these commands are read.
-LEADS = frozenset({b"sh", b"bash", b"dash", b"ksh", b"mksh", b"ash"}) | frozenset(WRAPPERS)
-
-
-def find_regions(commands: Iterable[Node], read: Callable[[Node], Command], depth: int = 0) -> list[Region]:
-    """The inner scripts these command nodes run (none below MAX_DEPTH); read gives a node's model."""
+    remote_dialect: the shell of ssh's and `su -c`'s scripts (setting `remote-shell`).
+    parent: the region these commands are in; a script whose output is
+    parent's output crosses the network when parent's does (`ssh h "sh -c '…'"`).
+    """
     if depth >= MAX_DEPTH:
         return []
     found = []
     for node in commands:
         if syntax.basename(syntax.command_name(node)) not in LEADS:
             continue
-        command = read(node)
-        for finder in FINDERS:
-            region = finder(command)
-            if region is not None:
-                found.append(region)
-                break
+        for script in scripts_run_by(read(node), remote_dialect):
+            region = _region_of(script)
+            if region is None:
+                continue
+            if parent is not None and stdout_crosses_link(node, parent) and not region.stdout_over_network:
+                region = replace(region, stdout_over_network=True)
+            found.append(region)
     return found

@@ -64,11 +64,20 @@ def parse_errors(source: bytes) -> int:
     return len(syntax.error_ranges(syntax.parse(source).root_node))
 
 
+# Whether the edited text is still a valid file of its kind: (before, edits, after) → keep?
+Acceptance = Callable[[bytes, list[Edit], bytes], bool]
+
+
+def accept_all(before: bytes, edits: list[Edit], after: bytes) -> bool:
+    return True
+
+
 def fix_source(
     source: bytes,
     lint: Callable[[bytes], list[Finding]],
     unsafe: bool,
     error_count: Callable[[bytes], int] = parse_errors,
+    accept: Acceptance = accept_all,
 ) -> FixOutcome:
     """Apply fixes pass by pass until nothing changes (at most MAX_PASSES passes).
 
@@ -76,7 +85,9 @@ def fix_source(
     time, keeping only the fixes that parse cleanly: a fix must never turn a
     working script into a broken one, even when the grammar misled a rule.
     error_count counts what does not parse (the linter's count includes the
-    scripts inside strings, which the outer parse sees as plain text).
+    scripts inside strings, which the outer parse sees as plain text). accept
+    judges what a parse count cannot: that a Dockerfile or a workflow is still
+    the same file with only its scripts edited (hosts.keeps_host).
     """
     outcome = FixOutcome(source)
     for _ in range(MAX_PASSES):
@@ -85,9 +96,10 @@ def fix_source(
         if not batch:
             break
         baseline = error_count(outcome.source)
-        fixed = apply_edits(outcome.source, [e for f in batch for e in f.fix.edits])  # type: ignore[union-attr]
-        if error_count(fixed) > baseline:
-            batch, fixed = _apply_one_by_one(outcome.source, batch, baseline, error_count)
+        edits = [e for f in batch for e in f.fix.edits]  # type: ignore[union-attr]
+        fixed = apply_edits(outcome.source, edits)
+        if error_count(fixed) > baseline or not accept(outcome.source, edits, fixed):
+            batch, fixed = _apply_one_by_one(outcome.source, batch, baseline, error_count, accept)
             if not batch:
                 break
         if fixed == outcome.source:
@@ -98,13 +110,14 @@ def fix_source(
 
 
 def _apply_one_by_one(
-    source: bytes, batch: list[Finding], baseline: int, error_count: Callable[[bytes], int]
+    source: bytes, batch: list[Finding], baseline: int, error_count: Callable[[bytes], int], accept: Acceptance
 ) -> tuple[list[Finding], bytes]:
     kept: list[Finding] = []
     # Back to front, so earlier offsets stay valid as later edits land.
     for finding in sorted(batch, key=lambda f: f.fix.span, reverse=True):  # type: ignore[union-attr]
-        attempt = apply_edits(source, list(finding.fix.edits))  # type: ignore[union-attr]
-        if error_count(attempt) <= baseline:
+        edits = list(finding.fix.edits)  # type: ignore[union-attr]
+        attempt = apply_edits(source, edits)
+        if error_count(attempt) <= baseline and accept(source, edits, attempt):
             source = attempt
             kept.append(finding)
     return list(reversed(kept)), source

@@ -265,9 +265,9 @@ class _Scanner:
         elif byte == 0x22:
             self.position = _skip_double_quoted(source, position + 1)
         elif byte == 0x60:  # backquote
-            self.position = _skip_backquoted(source, position + 1)
+            self.position = skip_backquoted(source, position + 1)
         elif byte == 0x24 and source[position + 1 : position + 2] in (b"(", b"{"):
-            self.position = _skip_bracketed(source, position + 1)
+            self.position = skip_bracketed(source, position + 1)
         elif byte == 0x24 and source[position + 1 : position + 2] == b"'":
             self.position = _ansi_c_end(source, position + 2) + 1
         elif byte == 0x23 and (position == 0 or source[position - 1] in _BEFORE_WORD):  # a comment
@@ -285,26 +285,26 @@ def _skip_double_quoted(source: bytes, position: int) -> int:
         if byte == 0x5C:
             position += 2
         elif byte == 0x60:
-            position = _skip_backquoted(source, position + 1)
+            position = skip_backquoted(source, position + 1)
         elif byte == 0x24 and source[position + 1 : position + 2] in (b"(", b"{"):
-            position = _skip_bracketed(source, position + 1)
+            position = skip_bracketed(source, position + 1)
         else:
             position += 1
     return size
 
 
-def _skip_backquoted(source: bytes, position: int) -> int:
+def skip_backquoted(source: bytes, position: int) -> int:
     size = len(source)
     while position < size and source[position] != 0x60:
         position += 2 if source[position] == 0x5C else 1
     return min(position + 1, size)
 
 
-_CLOSERS = {0x28: 0x29, 0x7B: 0x7D}  # ( → ), { → }
+_CLOSERS = {0x28: 0x29, 0x7B: 0x7D, 0x5B: 0x5D}  # ( → ), { → }, [ → ] (`$[…]`, bash's old arithmetic)
 
 
-def _skip_bracketed(source: bytes, position: int) -> int:
-    """From an opening `(` or `{` to just after its match, stepping over quotes inside."""
+def skip_bracketed(source: bytes, position: int) -> int:
+    """From an opening `(`, `{` or `[` to just after its match, stepping over quotes inside."""
     closer = _CLOSERS[source[position]]
     opener = source[position]
     depth = 0
@@ -324,7 +324,7 @@ def _skip_bracketed(source: bytes, position: int) -> int:
         elif byte == 0x22:
             position = _skip_double_quoted(source, position + 1) - 1
         elif byte == 0x60:
-            position = _skip_backquoted(source, position + 1) - 1
+            position = skip_backquoted(source, position + 1) - 1
         position += 1
     return size
 

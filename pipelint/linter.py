@@ -11,12 +11,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import BinaryIO
 
-from pipelint import checker
+from pipelint import checker, hosts
 from pipelint.checker import ParseFailure
 from pipelint.config import Settings, format_size
 from pipelint.dialect import Dialect
 from pipelint.finding import Edit, Finding, RuleCrash
-from pipelint.fixer import apply_edits, fix_source
+from pipelint.fixer import accept_all, apply_edits, fix_source
 from pipelint.parse_guards import Note
 from pipelint.positions import LineIndex
 from pipelint.regions import Region
@@ -37,6 +37,7 @@ class FileReport:
     parse_failures: list[ParseFailure] = field(default_factory=list)
     crashes: list[RuleCrash] = field(default_factory=list)  # internal errors: exit 2, one line each
     dialect: Dialect = Dialect.SH
+    host: str | None = None  # the kind of a file that holds scripts ("dockerfile"); None for a script
     notes: list[Note] = field(default_factory=list)  # misreads of tree-sitter-bash the parse guards handled
 
     @property
@@ -109,16 +110,34 @@ def read_script(path: Path, max_size: int | None = None) -> Script:
     return Script(source, status)
 
 
-def lint(source: bytes, settings: Settings, path: Path | None, mountinfo: str | None = None) -> checker.CheckResult:
-    """Lint a script and the scripts inside it (`sh -c '…'`), all in the script's bytes."""
+def host_kind(settings: Settings, path: Path | None, language_id: str | None = None) -> hosts.HostKind | None:
+    """The kind of a file that holds scripts (a Dockerfile, a workflow), when embedded shell is linted."""
+    return hosts.kind_of(path, language_id) if settings.embedded else None
+
+
+def lint(
+    source: bytes, settings: Settings, path: Path | None, mountinfo: str | None = None, host: hosts.HostKind | None = None
+) -> checker.CheckResult:
+    """Lint a script and the scripts inside it (`sh -c '…'`), all in the script's bytes.
+
+    host: the file is no script but holds some (a Dockerfile): lint only the scripts it holds.
+    """
     rules = settings.enabled_rules(path)
     name = str(path) if path else None
-    result = checker.check(source, [rule() for rule in rules], name, settings, mountinfo)
-    if not settings.embedded:
-        return result
-    _lint_regions(result, result.regions, result.suppressions, lambda region: checker.check(
-        region.text, [rule() for rule in rules], name, settings, mountinfo, region=region
-    ))
+
+    def check_region(region: Region) -> checker.CheckResult:
+        return checker.check(region.text, [rule() for rule in rules], name, settings, mountinfo, region=region)
+
+    if host is not None:
+        scan = host.scan(source)
+        result = checker.CheckResult(source, Dialect.SH, parse_failures=list(scan.failures), error_count=len(scan.failures))
+        _lint_regions(result, scan.regions, scan.suppressions, check_region)
+        result.findings = hosts.reported_once(result.findings, scan.regions)
+    else:
+        result = checker.check(source, [rule() for rule in rules], name, settings, mountinfo)
+        if not settings.embedded:
+            return result
+        _lint_regions(result, result.regions, result.suppressions, check_region)
     result.findings.sort(key=lambda finding: (finding.start, finding.code))
     return result
 
@@ -156,16 +175,25 @@ def map_finding(finding: Finding, region: Region) -> Finding:
     otherwise the finding keeps no fix and its message shows the rewrite.
     """
     start, end = region.outer_span(finding.start, finding.end)
+    if region.opaque:  # words the rule quoted may be placeholders: show the host's text
+        finding = _shown(finding, region)
     fix = finding.fix
     if fix is None:
         return replace(finding, start=start, end=end)
-    edits = [region.outer_edit(edit) for edit in fix.edits]
-    if all(edit is not None for edit in edits):
-        return replace(finding, start=start, end=end, fix=replace(fix, edits=tuple(sorted(edits))))  # type: ignore[arg-type]
-    rewritten = _rewritten_lines(region.text, list(fix.edits))
+    placed = region.place_edits(fix.edits)
+    if not isinstance(placed, str):
+        return replace(finding, start=start, end=end, fix=replace(fix, edits=placed))
+    rewritten = region.shown(_rewritten_lines(region.text, list(fix.edits)))
     message = f"{finding.message} (in {region.origin}: `{rewritten}`)"
-    advice = f"{fix.title}, by hand: the quoting around {region.origin} cannot take the edit as it is"
+    advice = f"{fix.title} by hand: {placed}"
     return replace(finding, start=start, end=end, fix=None, message=message, help=finding.help or advice)
+
+
+def _shown(finding: Finding, region: Region) -> Finding:
+    """The finding's words with the region's placeholders back to the host text they stand for."""
+    fix = finding.fix and replace(finding.fix, title=region.shown(finding.fix.title))
+    help_text = finding.help and region.shown(finding.help)
+    return replace(finding, message=region.shown(finding.message), help=help_text, fix=fix)
 
 
 def _rewritten_lines(text: bytes, edits: list[Edit]) -> str:
@@ -187,21 +215,30 @@ def process(
     *,
     fix: bool = False,
     mountinfo: str | None = None,
+    language_id: str | None = None,
 ) -> FileReport:
-    """Lint source; with fix, apply what the settings allow and lint the result."""
-    report = FileReport(display_name=display_name, source=source)
+    """Lint source; with fix, apply what the settings allow and lint the result.
+
+    language_id: what an editor calls the document, for a host file without a telling name.
+    """
+    host = host_kind(settings, path, language_id)
+    report = FileReport(display_name=display_name, source=source, host=host.name if host else None)
     # The fixer's last pass lints the final text already: keep that result.
     latest: dict[bytes, checker.CheckResult] = {}
 
     def lint_once(text: bytes) -> checker.CheckResult:
         if text not in latest:
             latest.clear()
-            latest[text] = lint(text, settings, path, mountinfo)
+            latest[text] = lint(text, settings, path, mountinfo, host)
         return latest[text]
 
     if fix:
         outcome = fix_source(
-            source, lambda text: lint_once(text).findings, settings.unsafe_fixes, lambda text: lint_once(text).error_count
+            source,
+            lambda text: lint_once(text).findings,
+            settings.unsafe_fixes,
+            lambda text: lint_once(text).error_count,
+            (lambda before, edits, after: hosts.keeps_host(host, before, edits, after)) if host else accept_all,
         )
         if outcome.changed:
             report.fixed = outcome.applied

@@ -106,3 +106,27 @@ class LineIndex:
             units += _units(ch, encoding)
             consumed += len(ch.encode("utf-8", "surrogateescape"))
         return start + consumed
+
+
+class CharacterOffsets:
+    """Byte offsets of character indices into a decoded text.
+
+    Parsers of other languages count in characters (PyYAML's marks index the
+    decoded str); findings and edits count UTF-8 bytes.  The text is the
+    source decoded with "surrogateescape", so it encodes back to the same bytes.
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self._ascii = text.isascii()
+        self._line_starts = [0, *(index + 1 for index, ch in enumerate(text) if ch == "\n")] if not self._ascii else [0]
+        self._byte_starts = [0]
+        for start, end in zip(self._line_starts, self._line_starts[1:]):
+            self._byte_starts.append(self._byte_starts[-1] + len(text[start:end].encode("utf-8", "surrogateescape")))
+
+    def byte(self, index: int) -> int:
+        if self._ascii:
+            return index
+        line = bisect.bisect_right(self._line_starts, index) - 1
+        start = self._line_starts[line]
+        return self._byte_starts[line] + len(self.text[start:index].encode("utf-8", "surrogateescape"))

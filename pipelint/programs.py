@@ -54,6 +54,62 @@ def _compressor(short_with_value: str) -> OptionSpec:
 
 
 _SSH = OptionSpec(short_with_value="BbcDEeFIiJLlmOoPpQRSWw", options_end_at_operand=True)
+# autossh passes everything but -M (its monitoring port) on to ssh.
+_AUTOSSH = OptionSpec(short_with_value="BbcDEeFIiJLlmMOoPpQRSWw", options_end_at_operand=True)
+# sh, bash, dash, ksh: `-o pipefail`, `bash -O extglob`; the first operand ends the options.
+_SHELL = OptionSpec(short_with_value="oO", long_with_value=_long("--rcfile", "--init-file"), options_end_at_operand=True)
+# util-linux su and runuser (GNU permutation: `su postgres -c CMD` reads -c too); a lone `-` is `--login`.
+# `runuser -u USER -- CMD…` runs CMD itself, without a shell.
+_SU = OptionSpec(
+    short_with_value="csgGwu",
+    long_with_value=_long("--command", "--session-command", "--shell", "--group", "--supp-group",
+                          "--whitelist-environment", "--user"),
+)  # fmt: skip
+# xargs stops at its command; -i, -l and -e take their values attached only (`-i{}`), so they are not listed.
+XARGS = OptionSpec(
+    short_with_value="IanLsdPE",
+    long_with_value=_long("--arg-file", "--delimiter", "--max-args", "--max-lines", "--max-chars", "--max-procs",
+                          "--process-slot-var"),
+    long_optional_value=_long("--replace", "--eof"),
+    options_end_at_operand=True,
+)  # fmt: skip
+# procps watch: `watch -n 5 CMD…` joins CMD… for `sh -c`; with -x it runs the words as they are.
+_WATCH = OptionSpec(short_with_value="nq", long_with_value=_long("--interval", "--equexit"), options_end_at_operand=True)
+# util-linux flock: `flock [opts] FILE CMD…` or `flock [opts] FILE -c CMD`: -c only right after FILE.
+_FLOCK = OptionSpec(short_with_value="wE", long_with_value=_long("--timeout", "--conflict-exit-code"),
+                    options_end_at_operand=True)  # fmt: skip
+_CHROOT = OptionSpec(long_with_value=_long("--userspec", "--groups"), options_end_at_operand=True)
+# docker/podman before the subcommand (`docker -H tcp://h exec …`), and `docker exec`'s own options:
+# both stop at the first operand, as docker's flag parser does for exec.
+DOCKER = OptionSpec(
+    short_with_value="Hcl",
+    long_with_value=_long("--host", "--context", "--config", "--log-level", "--tlscacert", "--tlscert", "--tlskey",
+                          "--url", "--connection", "--identity", "--root", "--runroot"),
+    options_end_at_operand=True,
+)  # fmt: skip
+DOCKER_EXEC = OptionSpec(
+    short_with_value="euw",
+    long_with_value=_long("--env", "--env-file", "--user", "--workdir", "--detach-keys", "--preserve-fds"),
+    options_end_at_operand=True,
+)
+# `docker compose [global] exec [opts] SERVICE CMD…` and `docker-compose`.
+COMPOSE = OptionSpec(
+    short_with_value="fp",
+    long_with_value=_long("--file", "--project-name", "--profile", "--env-file", "--project-directory", "--ansi",
+                          "--progress", "--parallel"),
+    options_end_at_operand=True,
+)  # fmt: skip
+COMPOSE_EXEC = OptionSpec(
+    short_with_value="euw", long_with_value=_long("--env", "--index", "--user", "--workdir"), options_end_at_operand=True
+)
+# kubectl (and OpenShift's oc) read flags anywhere before `--`: `kubectl -n ns exec -i pod -c app -- sh`.
+_KUBECTL = OptionSpec(
+    short_with_value="ncfsvl",
+    long_with_value=_long("--namespace", "--container", "--filename", "--context", "--cluster", "--user",
+                          "--kubeconfig", "--server", "--token", "--as", "--as-group", "--request-timeout",
+                          "--pod-running-timeout", "--certificate-authority", "--client-certificate", "--client-key",
+                          "--tls-server-name", "--cache-dir", "--selector", "--v"),
+)  # fmt: skip
 _MOUNT = OptionSpec(
     short_with_value="tOoLUN",
     long_with_value=_long("--types", "--options", "--test-opts", "--label", "--uuid"),
@@ -129,6 +185,7 @@ PROGRAMS: dict[bytes, OptionSpec] = {
     b"bsdtar": _TAR,
     b"cpio": OptionSpec(short_with_value="CEFHIMOR", long_with_value=_long("--format", "--file", "--owner")),
     b"ssh": _SSH,
+    b"autossh": _AUTOSSH,
     b"scp": OptionSpec(short_with_value="cDFiJloPSX"),
     b"rsync": OptionSpec(
         short_with_value="efBTM",
@@ -153,6 +210,21 @@ PROGRAMS: dict[bytes, OptionSpec] = {
     b"psql": OptionSpec(short_with_value="cdfhpUvLoPT", long_with_value=_long("--command", "--file", "--dbname")),
     b"pg_restore": OptionSpec(short_with_value="dfFIjLnNPsStTU", long_with_value=_long("--dbname", "--file")),
     b"redis-cli": OptionSpec(short_with_value="hpasnu"),
+    # Commands that run shell text or another command line (embedded.py, launchers.py).
+    **dict.fromkeys((b"sh", b"bash", b"dash", b"ksh", b"mksh", b"ash"), _SHELL),
+    b"su": _SU,
+    b"runuser": _SU,
+    b"xargs": XARGS,
+    b"watch": _WATCH,
+    b"flock": _FLOCK,
+    b"chroot": _CHROOT,
+    b"setsid": OptionSpec(options_end_at_operand=True),
+    b"docker": DOCKER,
+    b"podman": DOCKER,
+    b"docker-compose": COMPOSE,
+    b"podman-compose": COMPOSE,
+    b"kubectl": _KUBECTL,
+    b"oc": _KUBECTL,
 }
 
 

@@ -13,6 +13,7 @@ from tree_sitter import Node
 
 from pipelint import syntax
 from pipelint.command import Command, Option
+from pipelint.regions import Region
 
 _COMPRESSION_YES = re.compile(r"^compression\s*[= ]\s*yes$", re.IGNORECASE)
 
@@ -93,3 +94,12 @@ def parse_sftp(command: Command) -> tuple[str, str] | None:
         return None
     host, _, directory = values[-1].decode("utf-8", "replace").partition(":")
     return host, directory
+
+
+def stdout_crosses_link(node: Node, region: Region | None) -> bool:
+    """node's stdout is the stdout of a remote command, which crosses the network link.
+
+    `ssh h "mysqldump db | gzip"`: gzip's output is the remote command's
+    output (`Region.stdout_over_network`), which ssh carries back.
+    """
+    return region is not None and region.stdout_over_network and syntax.writes_script_stdout(node)

@@ -184,7 +184,8 @@ def literal_value(node: Node) -> bytes | None:
     """
     if node.type == "word":
         value = text(node)
-        if node.named_child_count or any(ch in value for ch in b"*?[]{}$`~"):
+        # Braces stay literal unless they expand (`{}` of find and xargs, not `{a,b}`).
+        if node.named_child_count or any(ch in value for ch in b"*?[]$`~") or _has_glob_or_braces(value):
             return None
         if b"\\" in value:
             return None
@@ -198,6 +199,9 @@ def literal_value(node: Node) -> bytes | None:
             return None if b"\\" in inner else inner
         return None
     if node.type == "concatenation":
+        # Brace expansion spans parts: `{a,b}` parses as the words `{`, `a,b`, `}`.
+        if _has_glob_or_braces(b"".join(text(part) for part in node.named_children if part.type == "word")):
+            return None
         values = [literal_value(part) for part in node.named_children]
         return None if any(v is None for v in values) else b"".join(values)  # type: ignore[arg-type]
     if node.type == "number":
@@ -368,6 +372,43 @@ def first_broken_offset(error: Node) -> int:
             return child.start_byte
     return error.start_byte
 
+
+# Nodes whose output is captured or sent elsewhere than the script's stdout.
+_OUTPUT_CAPTURED = frozenset({"command_substitution", "process_substitution", "function_definition", "heredoc_body"})
+
+
+def writes_script_stdout(node: Node) -> bool:
+    """Whether what node (a command) writes on stdout is the whole script's stdout.
+
+    Not when a redirect sends it elsewhere (on the command or on any
+    statement around it), when a later pipeline stage reads it, or when it is
+    captured (`$(…)`, `<(…)`); a function body counts as captured, since its
+    output goes wherever each call's does.
+    """
+    if any(redirects_stdout(r) for r in own_redirects(node)):
+        return False
+    child, parent = node, node.parent
+    while parent is not None:
+        kind = parent.type
+        if kind in _OUTPUT_CAPTURED:
+            return False
+        if kind == "pipeline":
+            stages = [c for c in parent.named_children if c.type != "comment"]
+            if stages and stages[-1] != child:
+                return False
+        elif (
+            kind == "redirected_statement"
+            and parent.child_by_field_name("body") == child
+            and any(redirects_stdout(c) or _pipes_on(c) for c in parent.children)
+        ):
+            return False
+        child, parent = parent, parent.parent
+    return True
+
+
+def _pipes_on(redirect: Node) -> bool:
+    """A here-document operator followed by `| more stages` (tree-sitter files them under it)."""
+    return redirect.type == "heredoc_redirect" and any(child.type == "pipeline" for child in redirect.children)
 
 _LOOPS = frozenset({"for_statement", "c_style_for_statement", "while_statement"})  # `until` and `select` too
 

@@ -28,7 +28,7 @@ import shell_state
 from missing_inputs import DIRECTORY, MISSING, Allowance, allowances_for, inputs_read
 from stderr_wording import normalise_stderr
 
-from pipelint import checker, fixer, registry
+from pipelint import checker, fixer, linter, registry
 from pipelint.config import Settings
 from pipelint.dialect import Dialect, detect
 from pipelint.finding import Applicability, Finding
@@ -70,6 +70,18 @@ def fix(source: str | bytes, path: str = "script.bash", unsafe: bool = False, se
     data = source.encode() if isinstance(source, str) else source
     outcome = fixer.fix_source(data, lambda text: lint(text, path, select), unsafe)
     return outcome.source
+
+
+def lint_all(source: str | bytes, path: str = "script.sh", **settings) -> list[Finding]:
+    """Findings as `pipelint check` reports them: the scripts inside strings and here-documents included."""
+    data = source.encode() if isinstance(source, str) else source
+    return linter.process(data, path, Settings(**settings), None).findings
+
+
+def fix_all(source: str | bytes, path: str = "script.sh", unsafe: bool = False, **settings) -> bytes:
+    """The text `pipelint check --fix` leaves (fixes inside strings and here-documents included)."""
+    data = source.encode() if isinstance(source, str) else source
+    return linter.process(data, path, Settings(unsafe_fixes=unsafe, **settings), None, fix=True).final_source
 
 
 def shell_for(source: bytes, path: str) -> str:
@@ -271,9 +283,9 @@ def shells_for(source: bytes, path: str, shell: str | None = None) -> list[str]:
 
 def fixed_by(source: bytes, path: str) -> tuple[str, ...]:
     """Codes of the rules that offer an automatic fix for source: whose allowances apply."""
-    return tuple(
-        sorted({f.code for f in lint(source, path, ALL_RULES) if f.fix and f.fix.applicability is not Applicability.DISPLAY_ONLY})
-    )
+    # linter.lint, not checker.check: a fix inside `sh -c '…'` or a here-document counts too.
+    found = linter.lint(source, Settings(select=ALL_RULES), Path(path)).findings
+    return tuple(sorted({f.code for f in found if f.fix and f.fix.applicability is not Applicability.DISPLAY_ONLY}))
 
 
 def _initial_files(workdir: Path, take_away: tuple[str, str]) -> dict[str, FileState]:
@@ -390,3 +402,23 @@ def assert_same_behaviour(
     found = comparison.differences
     assert not found, "\n".join([f"original: {original!r}", f"fixed:    {fixed!r}", *map(str, found)])
     return comparison.first
+
+
+def assert_fixed_and_same(
+    script: str,
+    expected: str,
+    tmp_path: Path,
+    shell: str,
+    path: str = "script.sh",
+    unsafe: bool = False,
+    inputs: tuple[str, ...] | None = None,
+) -> Outcome:
+    """`--fix` (with the scripts inside strings) turns script into expected, and both behave the same.
+
+    inputs as for assert_same_behaviour; with unsafe fixes only the success
+    path is compared (inputs present), as contract_inputs says.
+    """
+    fixed = fix_all(script, path, unsafe)
+    assert fixed.decode() == expected
+    inputs = () if unsafe else inputs
+    return assert_same_behaviour(script.encode(), fixed, tmp_path, shell, path=path, inputs=inputs)

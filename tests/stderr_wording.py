@@ -32,6 +32,8 @@ def _file_error(match: re.Match) -> bytes:
     name = match.group("file")
     if name.startswith(b"'") and name.endswith(b"'"):
         name = name[1:-1]
+    # `cat: ./f: Is a directory` (find hands `./f` on) and `wc: 'standard input'` (read as f): the same file.
+    name = name.removeprefix(b"./")
     reason = b"No such file or directory" if match.group("reason") == b"No such file" else match.group("reason")
     return name + b": " + reason
 

@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import pytest
 from harness import assert_same_behaviour
+from harness import fix_all as fixed
+from harness import lint_all as findings
 
 from pipelint.config import Settings
 from pipelint.linter import process
 from pipelint.positions import LineIndex
-
-
-def findings(script: str, path: str = "outer.sh", settings: Settings | None = None):
-    return process(script.encode(), path, settings or Settings(), None).findings
-
-
-def fixed(script: str, path: str = "outer.sh", unsafe: bool = False) -> bytes:
-    report = process(script.encode(), path, Settings(unsafe_fixes=unsafe), None, fix=True)
-    return report.final_source
 
 
 def test_finding_inside_sh_c_points_at_the_script_bytes():
@@ -81,9 +74,9 @@ def test_a_directive_inside_the_inner_script_works_too():
 
 def test_dialect_of_the_inner_script_is_the_shell_that_runs_it():
     # bash -c may get a here-string fix; sh -c may not
-    pl5 = Settings(extend_select=("PL5",))
-    assert [f.code for f in findings("bash -c 'echo \"$x\" | wc -c'\n", "outer.bash", pl5)] == ["PL503"]
-    assert [f.code for f in findings("sh -c 'echo \"$x\" | wc -c'\n", "outer.bash", pl5)] == []
+    pl5 = {"extend_select": ("PL5",)}
+    assert [f.code for f in findings("bash -c 'echo \"$x\" | wc -c'\n", "outer.bash", **pl5)] == ["PL503"]
+    assert [f.code for f in findings("sh -c 'echo \"$x\" | wc -c'\n", "outer.bash", **pl5)] == []
 
 
 def test_zsh_and_unknown_shells_are_not_read():
@@ -108,3 +101,11 @@ def test_no_embedded_flag_and_config_key(tmp_path):
     (tmp_path / ".pipelint.toml").write_text('remote-shell = "zsh"\n')
     completed = run_cli("check", "job.sh", cwd=tmp_path)
     assert completed.returncode == 2 and b"remote-shell" in completed.stderr
+
+
+def test_a_string_that_does_not_parse_is_reported_unless_the_outer_shell_expands_part_of_it():
+    broken = process(b"sh -c 'if true; then echo x'\n", "outer.sh", Settings(), None)
+    assert len(broken.parse_failures) == 1
+    # tree-sitter-bash cannot parse `<>`; with `${console}` in it the text is partly the outer shell's
+    expanded = process(b'setsid sh -c "exec sh -i <>/dev/${console} 1>&0 2>&1"\n', "outer.sh", Settings(), None)
+    assert expanded.parse_failures == []

@@ -72,6 +72,8 @@ def test_a_file_error_may_be_worded_differently():
     assert normalise_stderr(b"dash.script: 3: cannot open my file.txt: No such file\n") == b"my file.txt: No such file or directory\n"
     # With an input taken away, the consumer's standard input is that input…
     assert normalise_stderr(b"cat: d: Is a directory\n", "d") == normalise_stderr(b"wc: 'standard input': Is a directory\n", "d")
+    # find hands on `./d`: the same file.
+    assert normalise_stderr(b"cat: ./d: Is a directory\n", "d") == normalise_stderr(b"wc: 'standard input': Is a directory\n", "d")
     # …but an error about another file stays one.
     assert normalise_stderr(b"cat: d: Is a directory\n", "d") != normalise_stderr(b"grep: src: Is a directory\n", "d")
 

@@ -2,9 +2,11 @@
 
 A throw-away git repository holds a script pipelint must flag (`bad.sh`), a
 clean one, an extension-less, non-executable script with a shell shebang
-(`tool`, which identify does not tag `shell`) and a README whose text looks
-like a pipeline. One `try-repo --all-files` runs the three hooks of
-.pre-commit-hooks.yaml in id order: `pipelint`, `pipelint-all`, `pipelint-fix`.
+(`tool`, which identify does not tag `shell`), a README whose text looks
+like a pipeline, a Dockerfile and a workflow with a wasteful pipeline, and a
+YAML file that is neither (`compose.yml`). One `try-repo --all-files` runs the
+four hooks of .pre-commit-hooks.yaml in id order: `pipelint`,
+`pipelint-all`, `pipelint-fix`, `pipelint-hosts`.
 Each try-repo installs the hook environment afresh in a temporary store (it
 pip-installs this checkout, building splicecat), which takes most of the
 25-50 s, so all three hooks share one run. try-repo includes uncommitted
@@ -32,6 +34,9 @@ BAD_FIXED = b"#!/bin/sh\ngrep -c ' 500 ' < access.log\n"
 CLEAN = b"#!/bin/sh\nwc -l < words.txt\n"
 TOOL = b"#!/bin/sh\ncat data.csv | sort\n"
 README = b"Count the errors with `cat access.log | grep 500`.\n"
+DOCKERFILE = b"FROM debian:12\nRUN cat access.log | grep -c 500\n"
+WORKFLOW = b"on: push\njobs:\n  count:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cat access.log | grep -c 500\n"
+COMPOSE = b"services:\n  db:\n    command: cat access.log | grep -c 500\n"
 
 
 def git_free_env(**extra: str) -> dict[str, str]:
@@ -66,6 +71,10 @@ def hook_run(tmp_path_factory):
     (project / "clean.sh").write_bytes(CLEAN)
     (project / "tool").write_bytes(TOOL)
     (project / "README.md").write_bytes(README)
+    (project / "Dockerfile").write_bytes(DOCKERFILE)
+    (project / ".github" / "workflows").mkdir(parents=True)
+    (project / ".github" / "workflows" / "count.yml").write_bytes(WORKFLOW)
+    (project / "compose.yml").write_bytes(COMPOSE)
     os.chmod(project / "tool", 0o644)  # not executable: identify gives it no `shell` tag
     for command in (
         ["git", "init", "-q"],
@@ -102,7 +111,7 @@ def hook_run(tmp_path_factory):
 def test_the_run_fails_and_runs_every_hook(hook_run):
     _, status, output, sections = hook_run
     assert status == 1, output
-    assert list(sections) == ["pipelint", "pipelint-all", "pipelint-fix"], output
+    assert list(sections) == ["pipelint", "pipelint-all", "pipelint-fix", "pipelint-hosts"], output
 
 
 def test_check_hook_names_only_the_bad_script(hook_run):
@@ -120,9 +129,10 @@ def test_all_hook_reaches_the_extensionless_script_and_skips_text(hook_run):
     _, _, output, sections = hook_run
     status, body = sections["pipelint-all"]
     assert status.endswith("Failed"), output
-    # pre-commit hands it README.md and clean.sh too: `--only-shell` skips the
-    # README, and the clean script has nothing to report.
-    assert named_files(body) == {"bad.sh", "tool"}
+    # pre-commit hands it README.md, compose.yml and clean.sh too: `--only-shell`
+    # skips the README and the YAML that is no CI file, and the clean script has
+    # nothing to report. The Dockerfile and the workflow hold shell: linted.
+    assert named_files(body) == {"bad.sh", "tool", "Dockerfile", ".github/workflows/count.yml"}
     assert "tool:2:1: PL001" in body
 
 
@@ -142,6 +152,18 @@ def test_fix_hook_rewrites_the_bad_script(hook_run, tmp_path):
     assert changed.split() == ["M", "bad.sh"]
     # Success path: the rules' error path is issue 13 class 10 (tests/rules)
     assert_same_behaviour(BAD, BAD_FIXED, tmp_path, "dash", inputs=())
+
+
+def test_hosts_hook_lints_dockerfiles_and_workflows_and_skips_other_yaml(hook_run):
+    project, _, output, sections = hook_run
+    status, body = sections["pipelint-hosts"]
+    assert status.endswith("Failed"), output
+    # It runs after pipelint-fix (id order), which fixed bad.sh already.
+    assert named_files(body) == {"Dockerfile", ".github/workflows/count.yml"}
+    assert "Dockerfile:2:5: PL001" in body
+    assert ".github/workflows/count.yml:6:14: PL001" in body
+    assert "compose.yml" not in body and "Traceback" not in body
+    assert (project / "Dockerfile").read_bytes() == DOCKERFILE  # linted, not fixed
 
 
 def test_hook_sections_parses_pre_commit_output():

@@ -6,7 +6,7 @@ import pytest
 
 from pipelint.dialect import Dialect
 from pipelint.finding import Edit
-from pipelint.regions import Piece, Quoting, Region
+from pipelint.regions import Piece, Quoting, Region, RegionBuilder
 
 
 def region(*pieces: Piece, text: bytes = b"cat f | wc -l") -> Region:
@@ -71,3 +71,79 @@ def test_nested_region_keeps_both_quotings():
     assert inner.depth == 2
     assert inner.outer_edit(Edit(0, 8, b"")) == Edit(14, 22, b"")
     assert inner.outer_edit(Edit.insert(10, b" < $f")) is None  # single quotes would take it, double would expand it
+
+
+@pytest.mark.parametrize(
+    ("content", "holds"),
+    [(b" < f", True), (b' < "f"', True), (b" < 'f'", True), (b" < $f", False), (b" < `f`", False), (b" < a\\b", False)],
+)
+def test_an_unquoted_here_document_takes_quotes_but_nothing_the_outer_shell_expands(content, holds):
+    assert Quoting.HEREDOC.holds(content) is holds
+
+
+def test_an_edit_that_would_write_the_delimiter_line_has_no_place():
+    # host: bash <<'EOF' / cat f | wc / EOF    (the body starts at host offset 15)
+    body = b"cat f | wc\necho EOF\nEOFx\n"
+    inner = Region(body, (Piece(0, 15, len(body)),), Dialect.BASH, "here-document", terminators=(b"EOF",))
+    assert inner.outer_edits([Edit(0, 8, b""), Edit.insert(10, b" < f")]) == (Edit(15, 23, b""), Edit.insert(25, b" < f"))
+    assert inner.outer_edits([Edit(11, 16, b"")]) is None  # `echo EOF` → `EOF`: the body would end there
+    assert inner.outer_edits([Edit(23, 24, b"")]) is None  # `EOFx` → `EOF`
+    assert inner.outer_edits([Edit.insert(10, b"\n\tEOF")]) is None  # a new line `<<-` would read as the end
+    assert inner.outer_edits([Edit(16, 19, b"EOS")]) == (Edit(31, 34, b"EOS"),)
+    joined = Region(b"cat f | wc\nEO\nF\n", (Piece(0, 15, 16),), Dialect.BASH, "here-document", terminators=(b"EOF",))
+    assert joined.outer_edits([Edit(13, 14, b"")]) is None  # `EO` and `F` joined: a new `EOF` line
+    assert joined.outer_edits([Edit(11, 12, b"")]) == (Edit(26, 27, b""),)  # `EO` → `O`: no end
+
+
+def test_edits_are_mapped_all_or_none():
+    inner = region(Piece(0, 7, 5, (Quoting.SINGLE,)), Piece(6, 20, 7, (Quoting.SINGLE,)))
+    assert inner.outer_edits([Edit(0, 2, b"")]) == (Edit(7, 9, b""),)
+    assert inner.outer_edits([Edit(0, 2, b""), Edit(4, 8, b"")]) is None  # the second crosses a join
+
+
+def test_a_nested_region_keeps_the_delimiters_of_the_here_documents_around_it():
+    outer = Region(b"sh -c 'cat f'\n", (Piece(0, 12, 14),), Dialect.SH, "here-document", depth=1, terminators=(b"END",))
+    inner = Region(b"cat f", (Piece(0, 7, 5, (Quoting.SINGLE,)),), Dialect.SH, "sh -c").inside(outer)
+    assert inner.terminators == (b"END",)
+    assert inner.outer_edits([Edit(0, 5, b"END")]) is None
+
+
+def test_builder_marks_substituted_text_as_escaped_pieces():
+    builder = RegionBuilder(substituted=b"{}")
+    builder.copy(b"cat {} | wc", 10, Quoting.SINGLE)
+    built = builder.region(Dialect.SH, "find -exec", anchor=10)
+    assert built.text == b"cat {} | wc"
+    assert built.pieces == (
+        Piece(0, 10, 4, (Quoting.SINGLE,)),
+        Piece(4, 14, 2, (Quoting.ESCAPED,)),
+        Piece(6, 16, 5, (Quoting.SINGLE,)),
+    )
+    assert built.outer_span(0, 6) == (10, 16)  # a finding may point at `{}`
+    assert built.outer_edit(Edit(4, 6, b"f")) is None  # no edit may touch it
+
+
+@pytest.mark.parametrize(
+    ("written", "placeholder"),
+    [(b"$HOME", b"$HOME"), (b"${HOME}", b"${HOME}"), (b"$(date)", b"_______"), (b"${x:-a}", b"_______"), (b"`a\nb`", b"____")],
+)
+def test_builder_keeps_plain_expansions_and_hides_the_rest(written, placeholder):
+    builder = RegionBuilder()
+    builder.expansion(written)
+    assert bytes(builder.text) == placeholder and builder.pieces == []
+
+
+def test_why_an_edit_has_no_place_is_told():
+    # host: ssh h cat "a\"b" '|' wc  → inner: cat a"b | wc
+    inner = region(
+        Piece(0, 6, 3, (Quoting.UNQUOTED,)),
+        Piece(4, 11, 1, (Quoting.DOUBLE,)),
+        Piece(5, 13, 1, (Quoting.ESCAPED,)),
+        Piece(6, 14, 1, (Quoting.DOUBLE,)),
+        Piece(8, 18, 1, (Quoting.SINGLE,)),
+        Piece(10, 21, 2, (Quoting.UNQUOTED,)),
+        text=b'cat a"b | wc',
+    )
+    assert "backslash" in inner.place_edits([Edit(4, 7, b"x")])
+    assert "puts together" in inner.place_edits([Edit(8, 12, b"")])  # `| wc`: two words and the blank ssh adds
+    assert inner.place_edits([Edit.insert(12, b" < f")]) == "its new text would need quoting inside an unquoted word"
+    assert inner.place_edits([Edit(10, 12, b"nl")]) == (Edit(21, 23, b"nl"),)

@@ -68,6 +68,8 @@ def fix_action(snapshot: Snapshot, finding: Finding, encoding: Encoding, version
 
 
 def disable_action(snapshot: Snapshot, finding: Finding, encoding: Encoding, versioned: bool) -> types.CodeAction | None:
+    if snapshot.report is not None and snapshot.report.host is not None:
+        return None  # the directive is placed by the shell parse of a script; a Dockerfile or workflow is none
     found = disable_edit(snapshot.source, snapshot.tree, finding.code, finding.start)
     if found is None:
         return None

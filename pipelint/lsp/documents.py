@@ -19,7 +19,7 @@ from pipelint import config, parse_guards
 from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
 from pipelint.dialect import LANGUAGE_IDS, detect, shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
-from pipelint.linter import FileReport, process
+from pipelint.linter import FileReport, host_kind, process
 from pipelint.positions import LineBreaks, LineIndex
 
 MIB = 1024 * 1024
@@ -157,9 +157,11 @@ class LintResult:
 
 
 def _lintable(job: LintJob, settings: Settings) -> bool:
+    """A shell document, or one that holds scripts (a Dockerfile, a workflow: by name, or `dockerfile` by language id)."""
     path = document_path(job.uri)
-    excluded = path is not None and settings.is_excluded(path)
-    return not excluded and is_shell_document(job.language_id, path, job.source)
+    if path is not None and settings.is_excluded(path):
+        return False
+    return host_kind(settings, path, job.language_id) is not None or is_shell_document(job.language_id, path, job.source)
 
 
 def lint_document(job: LintJob) -> LintResult:
@@ -168,7 +170,7 @@ def lint_document(job: LintJob) -> LintResult:
     lookup = settings_for(path, job.folder)
     report = None
     if _lintable(job, lookup.settings):
-        report = process(job.source, job.uri, lookup.settings, path)
+        report = process(job.source, job.uri, lookup.settings, path, language_id=job.language_id)
     return LintResult(lookup.settings, report, lookup.error)
 
 
@@ -181,7 +183,7 @@ def fix_document(job: LintJob) -> bytes | None:
     settings = settings_for(path, job.folder).settings
     if not _lintable(job, settings):
         return None
-    return process(job.source, job.uri, settings, path, fix=True).fixed_source
+    return process(job.source, job.uri, settings, path, fix=True, language_id=job.language_id).fixed_source
 
 
 @dataclass(eq=False)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from pipelint import compressors, evidence, syntax
+from pipelint.command import Command
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
-from pipelint.remote_commands import parse_ssh
+from pipelint.remote_commands import parse_ssh, stdout_crosses_link
 from pipelint.rule import Context, Rule
 
 # Levels from which each compressor is "slow" (its default is one of them). xz
@@ -77,6 +78,15 @@ class SlowCompressionInTransferRule(Rule):
             finding = self._compressor(stage, sink) or self._tar(stage, sink)
             if finding is not None:
                 yield finding
+
+    def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
+        """Inside `ssh h '…'`: a command whose output is the remote command's crosses the link."""
+        if not stdout_crosses_link(command.node, context.region):
+            return
+        stage = Stage(command.node, reader=lambda *_: command)
+        finding = self._compressor(stage, "ssh") or self._tar(stage, "ssh")
+        if finding is not None:
+            yield finding
 
     def _compressor(self, stage: Stage, sink: str) -> Finding | None:
         found = compressors.parse(stage.command_model)

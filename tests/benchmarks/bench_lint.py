@@ -26,7 +26,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def build_corpus(folder: Path, files: int) -> list[Path]:
-    sources = [p.read_bytes() for p in sorted(FIXTURES.iterdir()) if p.is_file()]
+    sources = [p.read_bytes() for p in sorted(FIXTURES.iterdir()) if p.suffix in (".sh", ".bash")]  # the scripts, not the Dockerfile
     paths = []
     for index in range(files):
         path = folder / f"script{index:04d}.sh"

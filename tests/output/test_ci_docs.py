@@ -54,7 +54,7 @@ def test_every_ci_format_is_documented():
 
 def test_the_pre_commit_example_names_real_hooks():
     ids = {hook["id"] for hook in HOOKS}
-    assert ids == {"pipelint", "pipelint-fix", "pipelint-all"}
+    assert ids == {"pipelint", "pipelint-fix", "pipelint-all", "pipelint-hosts"}
     for body in blocks("yaml"):
         config = yaml.safe_load(body)
         if isinstance(config, dict) and "repos" in config:
@@ -67,6 +67,13 @@ def test_hooks_are_python_hooks_on_file_types():
         assert hook["language"] == "python"
         assert hook["entry"].startswith("pipelint check ")
         assert "--only-shell" in hook["entry"] and "--force-exclude" in hook["entry"]
-    types = {hook["id"]: hook["types"] for hook in HOOKS}
-    assert types == {"pipelint": ["shell"], "pipelint-fix": ["shell"], "pipelint-all": ["text"]}
+    types = {hook["id"]: hook.get("types") or hook["types_or"] for hook in HOOKS}
+    assert types == {
+        "pipelint": ["shell"],
+        "pipelint-fix": ["shell"],
+        "pipelint-all": ["text"],
+        "pipelint-hosts": ["shell", "dockerfile", "yaml"],  # any of them (`types_or`)
+    }
+    for hook in HOOKS:
+        assert f"`{hook['id']}`" in DOC
     assert "--fix" in next(hook["entry"] for hook in HOOKS if hook["id"] == "pipelint-fix")

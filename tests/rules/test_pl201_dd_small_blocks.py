@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from harness import assert_lint, assert_same_behaviour, codes, fix, lint, run_script
+from harness import (
+    assert_fixed_and_same,
+    assert_lint,
+    assert_same_behaviour,
+    codes,
+    fix,
+    fix_all,
+    lint,
+    lint_all,
+    run_script,
+)
 
 from pipelint import dd_operands
 from pipelint.finding import Applicability
@@ -204,3 +214,16 @@ def test_a_here_document_is_no_bulk_copy():
 def test_wrappers_with_positional_words_are_seen_through():
     assert "PL201" in codes("timeout 5 dd if=a of=b bs=512\n")
     assert "PL201" in codes("chrt -f 10 dd if=a of=b\n")
+
+
+def test_dd_on_the_remote_side_of_ssh(tmp_path):
+    """`ssh h "dd if=/dev/sda of=/mnt/x.img"`: the remote command is a script like any other."""
+    script = 'ssh h "dd if=/dev/sda of=/mnt/x.img"\n'
+    (finding,) = lint_all(script)
+    assert finding.code == "PL201" and script.encode()[finding.start : finding.end] == b"dd if=/dev/sda of=/mnt/x.img"
+    assert fix_all(script).decode() == 'ssh h "dd if=/dev/sda of=/mnt/x.img bs=1M"\n'
+    setup = "mkdir -p remote-h && cp data.csv remote-h/\n"
+    copy = setup + 'ssh h "dd if=data.csv of=copy.csv status=none && cat copy.csv" | wc -c\n'
+    expected = copy.replace("status=none", "status=none bs=1M")
+    outcome = assert_fixed_and_same(copy, expected, tmp_path, "dash")
+    assert "remote-h/copy.csv" in outcome.files

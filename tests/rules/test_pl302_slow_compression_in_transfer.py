@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from harness import assert_same_behaviour, codes, fix, lint, run_script
+from harness import (
+    assert_fixed_and_same,
+    assert_same_behaviour,
+    codes,
+    fix,
+    fix_all,
+    lint,
+    lint_all,
+    run_script,
+)
 
 from pipelint import command, compressors, syntax
 from pipelint.finding import Applicability
@@ -191,3 +200,49 @@ def test_why_the_gzip_fix_is_unsafe(tmp_path):
     before = run_script(script, tmp_path / "a")
     after = run_script(fixed, tmp_path / "b")
     assert before.files["remote-backup/access.log.gz"] != after.files["remote-backup/access.log.gz"]
+
+
+# The remote side of the ssh hop: what the remote command writes on stdout crosses the link.
+@pytest.mark.parametrize(
+    ("script", "points_at"),
+    [
+        ("ssh h 'tar czf - src' | tar xzf -\n", "tar czf - src"),
+        ('ssh h "mysqldump db | gzip" > f.gz\n', "gzip"),
+        ("ssh -C h 'gzip -c data.csv' > d.gz\n", "gzip -c data.csv"),
+        ("sshpass -p x ssh h 'xz -c data.csv' > d.xz\n", "xz -c data.csv"),
+        ("ssh h 'cd /srv && tar cjf - data' > d.tbz\n", "tar cjf - data"),
+        ("ssh h 'if true; then gzip -c data.csv; fi' > d.gz\n", "gzip -c data.csv"),
+        ("ssh h \"sh -c 'gzip -c data.csv'\" > d.gz\n", "gzip -c data.csv"),  # through a nested sh -c
+        ("ssh h <<'EOF' > d.gz\ncd /srv\ngzip -c data.csv\nEOF\n", "gzip -c data.csv"),  # a here-document script
+    ],
+)
+def test_reports_a_slow_compressor_on_the_remote_side(script, points_at):
+    (finding,) = [f for f in lint_all(script) if f.code == "PL302"]
+    assert script.encode()[finding.start : finding.end] == points_at.encode()
+    assert "straight into `ssh`" in finding.message
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "ssh h 'gzip -c data.csv > /tmp/d.gz'\n",  # stays on the remote machine
+        "ssh h 'gzip -c data.csv | wc -c'\n",  # a later remote stage reads it
+        "ssh h 'x=$(gzip -c data.csv | wc -c); echo $x'\n",
+        "ssh h 'gzip -1 -c data.csv' > d.gz\n",
+        "ssh h 'zstd -c data.csv' > d.zst\n",
+        "ssh h 'f() { gzip -c data.csv; }; f > /tmp/x'\n",  # a function's output goes where its calls' does
+        "sh -c 'gzip -c data.csv' > d.gz\n",  # no network: sh -c runs here
+        "docker exec web sh -c 'gzip -c data.csv' > d.gz\n",
+    ],
+)
+def test_leaves_alone_on_the_remote_side(script):
+    assert "PL302" not in [f.code for f in lint_all(script)]
+
+
+def test_remote_gzip_fix_delivers_the_same_data(tmp_path):
+    setup = "mkdir -p remote-h && cp data.csv remote-h/\n"
+    script = setup + "ssh h \"cat data.csv | gzip\" | gunzip -c > copy.csv\nssh h 'gzip -c data.csv' | gunzip | wc -l\n"
+    expected = setup + "ssh h \"gzip -1 < data.csv\" | gunzip -c > copy.csv\nssh h 'gzip -1 -c data.csv' | gunzip | wc -l\n"
+    assert b"gzip -1" not in fix_all(script)  # the level fix is unsafe (the useless cat's is not)
+    outcome = assert_fixed_and_same(script, expected, tmp_path, "dash", unsafe=True)
+    assert "copy.csv" in outcome.files and outcome.stdout.strip() != b"0"

@@ -1,0 +1,29 @@
+"""Lint and fix host files (Dockerfiles, CI files) as `pipelint check` does, and say where findings are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipelint.config import Settings
+from pipelint.finding import Finding
+from pipelint.linter import FileReport, process
+from pipelint.positions import LineIndex
+
+
+def check(name: str, text: str | bytes, fix: bool = False, **settings) -> FileReport:
+    data = text.encode() if isinstance(text, str) else text
+    return process(data, name, Settings(**settings), Path(name), fix=fix)
+
+
+def fixed(name: str, text: str | bytes, **settings) -> bytes:
+    return check(name, text, fix=True, **settings).final_source
+
+
+def where(report: FileReport, finding: Finding) -> tuple[int, int]:
+    """1-based line and character column of a finding, as the CLI prints it."""
+    position = LineIndex(report.final_source).position(finding.start)
+    return position.line + 1, position.column + 1
+
+
+def located(report: FileReport) -> list[tuple[str, int, int]]:
+    return [(finding.code, *where(report, finding)) for finding in report.findings]
