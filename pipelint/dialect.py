@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from pathlib import Path
 
 from tree_sitter import Node
 
@@ -153,3 +154,19 @@ def adds_bashism(source: bytes, edits: Sequence[Edit]) -> bool:
     if len(after) > len(_bashisms_in(source)):
         return True
     return any(start <= at < end for at in after for start, end in _written_spans(edits))
+
+
+def is_shell_script(path: Path) -> bool:
+    """By extension, or by a sh/bash/dash/ksh shebang (directly, or through env or busybox).
+
+    What `pipelint check DIR` picks (discovery.py), and how PL103 tells which
+    files next to a script are scripts too.
+    """
+    if path.name.endswith(tuple(EXTENSIONS)):
+        return True
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(256)
+    except OSError:
+        return False
+    return shebang_shell(head) in DISCOVERED_SHELLS

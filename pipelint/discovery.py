@@ -12,7 +12,7 @@ from pathlib import Path
 import pathspec
 
 from pipelint import hosts
-from pipelint.dialect import DISCOVERED_SHELLS, EXTENSIONS, shebang_shell
+from pipelint.dialect import DISCOVERED_SHELLS, EXTENSIONS, is_shell_script
 from pipelint.patterns import compile_patterns
 
 # A .gitignore larger than this is not one (git's own limit is 100 MiB; the
@@ -24,18 +24,6 @@ Report = Callable[[Path, str], None]  # (the path, what is wrong with it)
 # What a folder walk picks, from the one table in dialect.py.
 SHELL_EXTENSIONS = tuple(EXTENSIONS)
 SHELL_INTERPRETERS = DISCOVERED_SHELLS
-
-
-def is_shell_script(path: Path) -> bool:
-    """By extension, or by a sh/bash/dash/ksh shebang (directly, or through env or busybox)."""
-    if path.name.endswith(SHELL_EXTENSIONS):
-        return True
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(256)
-    except OSError:
-        return False
-    return shebang_shell(head) in SHELL_INTERPRETERS
 
 
 def is_lintable(path: Path, embedded: bool = True) -> bool:

@@ -298,6 +298,10 @@ def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
         body = node.child_by_field_name("body")
         if body is not None and body.type == "command":
             steps.append(Step(body, node))
+        elif body is not None and body.type == "list":
+            # tree-sitter hangs the last command's redirects on the whole list:
+            # `a > f && b < f` is `(a > f && b) < f`.
+            _add_steps(body, body, steps)
 
 
 _SHORT_OPTIONS = {"e": "errexit", "u": "nounset"}

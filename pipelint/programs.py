@@ -137,6 +137,24 @@ _TAR = OptionSpec(
 # `-p` takes its password attached only: `mysql -p db` prompts and opens db.
 _MYSQL = OptionSpec(short_with_value="hPuDeS", long_with_value=_long("--execute", "--database", "--user", "--host"))
 
+_MYSQLDUMP = OptionSpec(
+    short_with_value="hPuSrTw",
+    long_with_value=_long("--host", "--port", "--user", "--socket", "--result-file", "--tab", "--where"),
+)
+_PG_DUMP = OptionSpec(
+    short_with_value="fFjnNtTZhpUdES",
+    long_with_value=_long("--file", "--format", "--jobs", "--schema", "--exclude-schema", "--table",
+                          "--exclude-table", "--compress", "--host", "--port", "--username", "--dbname",
+                          "--encoding", "--superuser"),
+)  # fmt: skip
+
+_GPG = OptionSpec(
+    short_with_value="rRzuoa",
+    long_with_value=_long("--recipient", "--hidden-recipient", "--local-user", "--output", "--passphrase",
+                          "--passphrase-file", "--passphrase-fd", "--cipher-algo", "--compress-algo", "--homedir",
+                          "--pinentry-mode", "--trust-model", "--compress-level"),
+)  # fmt: skip
+
 # Programs the rules read, by the name they run under.
 PROGRAMS: dict[bytes, OptionSpec] = {
     b"cat": DEFAULT,
@@ -193,6 +211,7 @@ PROGRAMS: dict[bytes, OptionSpec] = {
             "--rsh", "--rsync-path", "--exclude", "--include", "--filter", "--exclude-from", "--include-from",
             "--files-from", "--temp-dir", "--compare-dest", "--copy-dest", "--link-dest", "--bwlimit", "--chmod",
             "--partial-dir", "--log-file", "--password-file", "--port", "--timeout",
+            "--skip-compress", "--compress-level", "--zl", "--compress-choice", "--zc", "--checksum-choice", "--cc",
         ),
     ),  # fmt: skip
     b"sftp": OptionSpec(short_with_value="BbcDFiJlPRSsoX", options_end_at_operand=True),
@@ -210,6 +229,15 @@ PROGRAMS: dict[bytes, OptionSpec] = {
     b"psql": OptionSpec(short_with_value="cdfhpUvLoPT", long_with_value=_long("--command", "--file", "--dbname")),
     b"pg_restore": OptionSpec(short_with_value="dfFIjLnNPsStTU", long_with_value=_long("--dbname", "--file")),
     b"redis-cli": OptionSpec(short_with_value="hpasnu"),
+    b"gpg": _GPG,
+    b"gpg2": _GPG,
+    b"age": OptionSpec(short_with_value="rRio", long_with_value=_long("--recipient", "--recipients-file", "--identity", "--output")),
+    b"aespipe": OptionSpec(short_with_value="eHKpOCG"),
+    b"mysqldump": _MYSQLDUMP,
+    b"mariadb-dump": _MYSQLDUMP,
+    b"mysqlpump": _MYSQLDUMP,
+    b"pg_dump": _PG_DUMP,
+    b"pg_dumpall": OptionSpec(short_with_value="fhpUdlS", long_with_value=_long("--file", "--host", "--port", "--username", "--dbname")),
     # Commands that run shell text or another command line (embedded.py, launchers.py).
     **dict.fromkeys((b"sh", b"bash", b"dash", b"ksh", b"mksh", b"ash"), _SHELL),
     b"su": _SU,

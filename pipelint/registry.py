@@ -15,6 +15,7 @@ from pipelint.rules.pl203_useless_dd_reader import UselessDdReaderRule
 from pipelint.rules.pl301_serialized_transfer import SerializedTransferRule
 from pipelint.rules.pl302_slow_compression_in_transfer import SlowCompressionInTransferRule
 from pipelint.rules.pl303_double_compression import DoubleCompressionRule
+from pipelint.rules.pl304_dump_then_restore import DumpThenRestoreRule
 from pipelint.rules.pl401_bulk_load_order import BulkLoadOrderRule
 from pipelint.rules.pl501_grep_count import GrepCountRule
 from pipelint.rules.pl502_sort_uniq import SortUniqRule
@@ -35,6 +36,7 @@ RULES: tuple[type[Rule], ...] = (
     SerializedTransferRule,  # PL301 serialized-transfer
     SlowCompressionInTransferRule,  # PL302 slow-compression-in-transfer
     DoubleCompressionRule,  # PL303 double-compression
+    DumpThenRestoreRule,  # PL304 dump-then-restore
     BulkLoadOrderRule,  # PL401 bulk-load-order
     GrepCountRule,  # PL501 grep-count
     SortUniqRule,  # PL502 sort-uniq

@@ -44,14 +44,20 @@ def host_key(text: bytes) -> str:
     return plain.rpartition("@")[2].replace("${", "$").replace("}", "").lower()
 
 
-def _plain(command: Command, *programs: bytes) -> bool:
-    """command runs one of programs directly, and every option is known."""
-    return command.program in programs and not command.wrappers and command.exact
+def _plain(command: Command, *programs: bytes, through_wrappers: bool = False) -> bool:
+    """command runs one of programs directly, and every option is known.
+
+    through_wrappers also takes `nice scp …`, `sshpass -f pw scp …`, `timeout 60
+    ssh …`: fine for advice about what is copied, never `sudo` (another user's files).
+    """
+    if command.program not in programs or not command.exact:
+        return False
+    return not command.wrappers or through_wrappers and not command.runs_as_other_user
 
 
-def parse_ssh(command: Command) -> Ssh | None:
+def parse_ssh(command: Command, *, through_wrappers: bool = False) -> Ssh | None:
     """`ssh [options] host [command…]`, or None when it is not ssh or its options are computed."""
-    if not _plain(command, b"ssh"):
+    if not _plain(command, b"ssh", through_wrappers=through_wrappers):
         return None
     operands = command.operands
     return Ssh(command, operands[0] if operands else None, operands[1:])
@@ -68,9 +74,9 @@ class Upload:
     path: str  # the remote path, "" for the remote home
 
 
-def parse_upload(command: Command) -> Upload | None:
+def parse_upload(command: Command, *, through_wrappers: bool = False) -> Upload | None:
     """An `scp` or `rsync` copying local files to `[user@]host:path` (not an rsync daemon `host::mod`)."""
-    if not _plain(command, b"scp", b"rsync"):
+    if not _plain(command, b"scp", b"rsync", through_wrappers=through_wrappers):
         return None
     operands = command.operands
     if len(operands) < 2:
@@ -83,6 +89,30 @@ def parse_upload(command: Command) -> Upload | None:
     if any(b":" in syntax.text(s) for s in sources):
         return None  # remote to remote
     return Upload(command.program.decode(), sources, host_key(host.encode()), host, path)  # type: ignore[union-attr]
+
+
+@dataclass(frozen=True)
+class Download:
+    """`scp host:/tmp/x.gz .`: one remote file and where it lands here."""
+
+    tool: str
+    host: str  # as host_key gives it
+    path: str  # the remote path as written, quotes dropped
+    target: Node  # the local operand
+
+
+def parse_download(command: Command, *, through_wrappers: bool = False) -> Download | None:
+    """An `scp` or `rsync` copying one file from `[user@]host:path` to a local path."""
+    if not _plain(command, b"scp", b"rsync", through_wrappers=through_wrappers):
+        return None
+    operands = command.operands
+    if len(operands) != 2 or b":" in syntax.text(operands[1]):
+        return None
+    source = syntax.text(operands[0]).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
+    host, colon, path = source.partition(":")
+    if not colon or not host or "/" in host or not path or path.startswith(":"):
+        return None
+    return Download(command.program.decode(), host_key(host.encode()), path, operands[1])  # type: ignore[union-attr]
 
 
 def parse_sftp(command: Command) -> tuple[str, str] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 
 import tree_sitter_bash
@@ -282,6 +283,30 @@ def defined_functions(root: Node) -> frozenset[bytes]:
     """Names of the functions a script defines (they run in the current shell)."""
     captures = QueryCursor(_function_names_query()).captures(root)
     return frozenset(text(node) for node in captures.get("name", []))
+
+
+def shape(node: Node) -> str:
+    """A word as the script spells it, quotes dropped: `"$dir"/a.gz` → `$dir/a.gz`.
+
+    Two words naming the same file through the same variables have the same
+    shape, whatever the variables hold at run time.
+    """
+    spelled = text(node).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
+    return re.sub(r"\$\{(\w+)\}", r"$\1", spelled)
+
+
+def mentioned_outside(name: bytes, source: bytes, spans: list[tuple[int, int]]) -> bool:
+    """Whether name appears in source outside every (start, end) span, comments included.
+
+    How rules tell "this file is used again": a deliberately generous text
+    match, so a later "$TMPDIR/run.log" or a comment naming it counts.
+    """
+    start = source.find(name)
+    while start != -1:
+        if not any(low <= start < high for low, high in spans):
+            return True
+        start = source.find(name, start + 1)
+    return False
 
 
 def redirect_parts(redirect: Node) -> tuple[int | None, str, Node | None]:

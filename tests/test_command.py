@@ -190,3 +190,13 @@ def test_applied_redirects_outside_pipelines():
     root = syntax.parse(b"dd if=a of=b 2>/dev/null <in\n").root_node
     node = next(n for n in syntax.walk(root) if n.type == "command")
     assert texts(syntax.applied_redirects(node)) == ["2>/dev/null", "<in"]
+
+
+def test_applied_redirects_of_a_list_belong_to_its_last_command():
+    """tree-sitter reads `a > f && b < f` as `(a > f && b) < f`; bash gives `< f` to b alone."""
+    root = syntax.parse(b"mysqldump db > f.sql && mysql -h r db < f.sql || echo no 2>e\n").root_node
+    first, second, third = [n for n in syntax.walk(root) if n.type == "command"]
+    assert texts(syntax.applied_redirects(first)) == ["> f.sql"]
+    assert texts(syntax.applied_redirects(second)) == ["< f.sql"]
+    assert texts(syntax.applied_redirects(third)) == ["2>e"]
+

@@ -55,7 +55,6 @@ IDS = [rule.code for rule in RULES]
 # Examples whose fix the strict harness shows breaking issue 13's contract:
 # strict xfails until the rule's fix lands.
 ISSUE_13 = {
-    "PL501": 'issue 13 class 10: input missing: stdout differs',
 }
 
 

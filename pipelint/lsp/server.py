@@ -85,6 +85,9 @@ class PipelintServer(LanguageServer):
         self.fixes: dict[str, tuple[DocumentText, asyncio.Future]] = {}  # fix-all, per text
         self.pending: dict[str, asyncio.TimerHandle] = {}  # debounce timers
         self.shown_errors: set[str] = set()
+        # Bumped by every config reload: a lint started under older settings is
+        # stale like one of an older text (its diagnostics and its config error).
+        self.config_generation = 0
 
     # -- reading the client -------------------------------------------------
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
@@ -204,9 +207,11 @@ class PipelintServer(LanguageServer):
 
     async def _lint(self, document: DocumentText) -> None:
         uri = document.uri
+        generation = self.config_generation
         try:
             result = await self.worker.run(lint_document, self.job(document))
-            if self.current(uri) is document:  # else stale: the text changed or closed meanwhile
+            # else stale: the text changed, the document closed, or a config changed meanwhile
+            if self.current(uri) is document and generation == self.config_generation:
                 self.accept(Snapshot.of(document, result))
         except Exception as error:  # one bad document must not take the server down
             self.report_internal_error(uri, error)
@@ -276,6 +281,7 @@ class PipelintServer(LanguageServer):
     def reload_config(self) -> None:
         """A config file changed: lint every open document again (workers read config files afresh)."""
         config.load.cache_clear()
+        self.config_generation += 1
         self.shown_errors.clear()
         self.snapshots.clear()
         self.fixes.clear()

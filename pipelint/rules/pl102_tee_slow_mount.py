@@ -9,11 +9,21 @@ from tree_sitter import Node
 from pipelint import evidence, mounts, syntax, tee_command
 from pipelint.facts import ScriptFacts
 from pipelint.finding import Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline
+from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
 from pipelint.static_paths import static_path
 
 _WRITES = (">", ">>", ">|", "&>", "&>>")
+
+# Producers that print a few lines however large the data around them is:
+# `date | tee -a /nfs/log` waits for one small write, not the pipeline's bytes.
+_BOUNDED_PRODUCERS = frozenset({b"echo", b"printf", b"date", b"hostname", b"uname", b"whoami", b"id", b"pwd",
+                                b"basename", b"dirname", b"true", b"false"})  # fmt: skip
+# Filters whose output is at most their input (or a fixed multiple of it); a
+# stage that can make more (xargs, ssh, sh, while loops) makes the amount unknown.
+_SHRINKING_FILTERS = frozenset({b"tee", b"tr", b"sed", b"cut", b"grep", b"egrep", b"fgrep", b"sort", b"uniq", b"head",
+                                b"tail", b"wc", b"column", b"fmt", b"fold", b"base64", b"ts", b"logger", b"rev", b"nl",
+                                b"expand", b"unexpand", b"awk", b"cat"})  # fmt: skip
 
 
 class TeeSlowMountRule(Rule):
@@ -26,6 +36,8 @@ class TeeSlowMountRule(Rule):
         tee_files, redirects = self._written_files(pipeline)
         if not tee_files and not redirects:
             return  # most pipelines write no file: the script-wide facts are never computed
+        if _bounded(pipeline, context):
+            return  # a few lines: one small write, nothing worth waiting for
         facts = context.facts  # what a path means depends on the whole script: `LOG=…`, `mount …`
         system = mounts.load(context.mountinfo)
         for operand in tee_files:
@@ -93,6 +105,33 @@ class TeeSlowMountRule(Rule):
             advice = "Write the log to local disk and copy it after the pipeline"
         message = f"{what}, on a slow filesystem ({_where(place)}): every stage waits for its writes ({evidence.TEE_TO_NFS})"
         return self.finding(message, redirect.start_byte, redirect.end_byte, help=advice)
+
+
+def _bounded(pipeline: Pipeline, context: Context) -> bool:
+    """The pipeline carries a few lines: `echo`/`printf` of words, `date`, or a here-string,
+    through filters that cannot make more of them (issue 10)."""
+    first, *rest = pipeline.stages
+    if not _bounded_producer(first, context):
+        return False
+    for stage in rest:
+        model = stage.command_model
+        if model is None or model.program not in _SHRINKING_FILTERS or context.defines(model.program):
+            return False
+        if model.program == b"cat" and model.operands:
+            return False  # `cat - big.log`: a file joins the stream
+    return True
+
+
+def _bounded_producer(stage: Stage, context: Context) -> bool:
+    model = stage.command_model
+    if model is None or model.wrappers or context.defines(model.program):
+        return False
+    if any(node.type in ("command_substitution", "process_substitution") for argument in model.arguments for node in syntax.walk(argument)):
+        return False  # `echo "$(cat big.log)"`
+    if model.program in _BOUNDED_PRODUCERS:
+        return True
+    fed = [r for r in stage.all_redirects if r.type in ("herestring_redirect", "heredoc_redirect")]
+    return model.program == b"cat" and not model.operands and bool(fed)
 
 
 def _where(place: mounts.SlowPlace) -> str:

@@ -20,9 +20,10 @@ SMALL = 64 * 1024  # below this, per-call overhead dominates (see the document)
 _POSITIONED = {"count": ("iflag", "count_bytes"), "skip": ("iflag", "skip_bytes"), "iseek": ("iflag", "skip_bytes"),
                "seek": ("oflag", "seek_bytes"), "oseek": ("oflag", "seek_bytes")}  # fmt: skip
 # conv= symbols that do not depend on the block size; the rest (sync pads every
-# input block, noerror drops a whole block, block/unblock/swab/ascii/ebcdic/ibm
-# work per record) make the fix display-only.
-_BLOCK_FREE_CONV = frozenset({"notrunc", "fsync", "fdatasync", "excl", "nocreat", "sparse", "lcase", "ucase"})
+# input block, noerror drops a whole block, sparse seeks over all-NUL output
+# blocks only, so the holes follow the block size; block/unblock/swab/ascii/
+# ebcdic/ibm work per record) make the fix display-only.
+_BLOCK_FREE_CONV = frozenset({"notrunc", "fsync", "fdatasync", "excl", "nocreat", "lcase", "ucase"})
 _KNOWN_FLAGS = frozenset(
     {"append", "direct", "directory", "dsync", "sync", "fullblock", "nonblock", "noatime", "nocache", "noctty",
      "nofollow", "count_bytes", "skip_bytes", "seek_bytes", "binary", "text"}
@@ -42,17 +43,25 @@ def _is_stage(command: Node) -> bool:
     return parent is not None and parent.type == "pipeline"
 
 
-def _stderr_kept(redirects: Sequence[Node], piped_stderr: bool) -> bool:
-    """Whether dd's "records in/out" lines (which change with bs) reach a pipe or a file."""
-    if piped_stderr:
+def _statistics_hidden(operands: dict[str, Operand], redirects: Sequence[Node], piped_stderr: bool) -> bool:
+    """Whether nobody can read dd's "N+M records in/out" lines, which change with bs (issue 13 class 7).
+
+    `status=none` prints none; otherwise the last redirect of fd 2 must send
+    them to /dev/null. A terminal counts as seen: a test, a log, a person.
+    """
+    status = operands.get("status")
+    if status is not None and status.value == b"none":
         return True
+    if piped_stderr:
+        return False
+    hidden = False
     for redirect in redirects:
+        if redirect.type != "file_redirect":
+            continue
         descriptor, operator, destination = syntax.redirect_parts(redirect)
-        if operator in ("&>", "&>>"):
-            return True
-        if descriptor == 2 and (destination is None or syntax.literal_value(destination) != b"/dev/null"):
-            return True
-    return False
+        if operator in ("&>", "&>>") or descriptor == 2:
+            hidden = destination is not None and syntax.literal_value(destination) == b"/dev/null" and operator in ("&>", "&>>", ">", ">>")
+    return hidden
 
 
 class DdSmallBlocksRule(Rule):
@@ -70,7 +79,7 @@ class DdSmallBlocksRule(Rule):
                 continue  # PL203: the whole dd can go
             piped_stderr = stage.operator_after is not None and stage.operator_after.type == "|&"
             finding = self._check(
-                stage.command_model, from_pipe=index > 0, to_pipe=index < last, piped_stderr=piped_stderr
+                stage.command_model, context, from_pipe=index > 0, to_pipe=index < last, piped_stderr=piped_stderr
             )
             if finding is not None:
                 yield finding
@@ -78,14 +87,16 @@ class DdSmallBlocksRule(Rule):
     def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
         if _is_stage(command.node):
             return  # check_pipeline knows what it reads and writes
-        finding = self._check(command, from_pipe=False, to_pipe=False, piped_stderr=False)
+        finding = self._check(command, context, from_pipe=False, to_pipe=False, piped_stderr=False)
         if finding is not None:
             yield finding
 
-    def _check(self, command: Command, *, from_pipe: bool, to_pipe: bool, piped_stderr: bool) -> Finding | None:
+    def _check(
+        self, command: Command, context: Context, *, from_pipe: bool, to_pipe: bool, piped_stderr: bool
+    ) -> Finding | None:
         operands = dd_operands.parse(command, through_wrappers=True)
-        if operands is None:
-            return None
+        if operands is None or context.defines(b"dd") or context.carriage_return_after(command.node.end_byte):
+            return None  # the script's own dd; `dd …\r` gives dd a last operand ending in \r
         redirects = command.redirects
         # A here-document is a few lines of the script, never a bulk copy.
         from_file = any(r.type == "file_redirect" and syntax.redirects_stdin(r) for r in redirects)
@@ -103,7 +114,8 @@ class DdSmallBlocksRule(Rule):
         if any(_POSITIONED[key][1] not in flags[_POSITIONED[key][0]] for key in positioned):
             return None  # count=/skip=/seek= in blocks: the block size means something
         reasons = self._display_only_reasons(operands, flags, positioned)
-        unsafe = _stderr_kept(redirects, piped_stderr)
+        # A dd of the script's own (a function, an alias, a sourced file) may do anything with bs=.
+        unsafe = not _statistics_hidden(operands, redirects, piped_stderr) or context.redefines(b"dd")
         applicability = Applicability.DISPLAY_ONLY if reasons else Applicability.UNSAFE if unsafe else Applicability.SAFE
         size = min(sizes)
         default = not any(key in operands for key in ("bs", "ibs", "obs"))

@@ -16,8 +16,9 @@ from pipelint.command import read as read_command
 from pipelint.facts import Step
 from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.positions import LineIndex
-from pipelint.remote_commands import Ssh, Upload, host_key, parse_sftp, parse_ssh, parse_upload
+from pipelint.remote_commands import Download, Ssh, Upload, host_key, parse_download, parse_sftp, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
+from pipelint.syntax import shape
 
 _PUT = re.compile(rb"^\s*put\s+(?:-[a-zA-Z]+\s+)*(\S+)(?:\s+(\S+))?\s*$", re.MULTILINE)
 
@@ -28,12 +29,6 @@ class Compressed:
     compression: compressors.Compression
     source: str  # the input as written
     path: str  # the compressed file, as `shape` gives it
-
-
-def shape(node: Node) -> str:
-    """A word as the script spells it, quotes dropped: `"$dir"/a.gz` → `$dir/a.gz`."""
-    text = syntax.text(node).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
-    return re.sub(r"\$\{(\w+)\}", r"$\1", text)
 
 
 def _compressed(step: Step, model: Command) -> Compressed | None:
@@ -65,7 +60,7 @@ def _compressed(step: Step, model: Command) -> Compressed | None:
 
 
 def _uploads(model: Command, path: str) -> Upload | None:
-    upload = parse_upload(model)
+    upload = parse_upload(model, through_wrappers=True)
     if upload is not None:
         return upload if any(shape(s) == path for s in upload.sources) else None
     sftp = parse_sftp(model)
@@ -172,6 +167,84 @@ def _one_line(text: str) -> str:
     return " ".join(text.replace("\\\n", " ").split())
 
 
+def _fast(compressed: Compressed) -> str:
+    """The compressor at a fast level, writing to stdout."""
+    tool = compressed.compression.tool
+    return {"gzip": f"{tool} -1 -c", "pigz": "pigz -1 -c", "xz": f"{tool} -T0 -c"}.get(tool, f"{tool} -c")
+
+
+def _ssh_up_to_host(ssh: Ssh) -> str:
+    """ssh as written up to the host, so `-p 2222 user@host` and `sshpass -f pw` carry over."""
+    node = ssh.command.node
+    words = node.text[: ssh.host.end_byte - node.start_byte]  # type: ignore[union-attr]
+    return _one_line(words.decode("utf-8", "replace").strip())
+
+
+def _wrappers_of(copy: Command) -> str:
+    """What runs the copy (`sshpass -f pw `, `nice -n 19 `), as written, to run ssh the same way."""
+    node = copy.node
+    return node.text[: copy.program_node.start_byte - node.start_byte].decode("utf-8", "replace")  # type: ignore[union-attr]
+
+
+def _ssh_options(copy: Command) -> str:
+    """scp's port, key and -o options as ssh spells them (`-P 2222` → `-p 2222 `); rsync's none."""
+    if copy.program != b"scp":
+        return ""
+    spelled = {"-P": "-p", "-i": "-i", "-o": "-o"}
+    words = [f"{spelled[o.name]} {_quote(o.value.decode('utf-8', 'replace'))}" for o in copy.options
+             if o.name in spelled and o.value is not None]  # fmt: skip
+    return "".join(word + " " for word in words)
+
+
+def _landing(upload: Upload, compressed: Compressed) -> str | None:
+    """Where the copied file lands on the other host, when the target says it without a doubt."""
+    name = posixpath.basename(compressed.path)
+    if not upload.path or upload.path.endswith("/"):
+        return upload.path + name
+    if posixpath.basename(upload.path).endswith(compressed.compression.format.suffix):
+        return upload.path  # `host:/srv/db.sql.gz`: a file name, not a folder
+    return None  # `host:/srv/backup`: a folder or a new name, only that host knows
+
+
+# Remote statements that may come before the compression without printing anything.
+_SILENT_SETUP = frozenset({b"cd", b"set", b"umask", b"export", b"mkdir"})
+
+
+def _remote_compression(ssh: Ssh) -> tuple[str, str] | None:
+    """`mysqldump db | gzip > /tmp/x.gz` as ssh's remote command: (the command without its
+    `> FILE`, FILE), when that compressor's file is the only thing the remote script makes."""
+    remote = b" ".join(_value_or_shape(node) for node in ssh.remote)
+    root = syntax.parse(remote).root_node
+    statements = [child for child in root.named_children if child.type != "comment"]
+    if len(statements) != 1 or root.has_error:
+        return None
+    commands = [node for node in syntax.walk(statements[0]) if node.type == "command"]
+    if not commands:
+        return None
+    last = commands[-1]
+    model = read_command(last)
+    found = compressors.parse(model)
+    outputs = [r for r in model.redirects if syntax.redirects_stdout(r)]
+    if found is None or not found.to_stdout or len(outputs) != 1 or syntax.redirect_parts(outputs[0])[1] != ">":
+        return None
+    if any(read_command(node).program not in _SILENT_SETUP for node in commands[:-1] if not _in_pipeline_with(node, last)):
+        return None  # `echo start; … | gzip > f`: that output would join the stream
+    destination = syntax.redirect_parts(outputs[0])[2]
+    if destination is None:
+        return None
+    head = remote[: outputs[0].start_byte].rstrip(b" \t")
+    script = (head + remote[outputs[0].end_byte :]).decode("utf-8", "replace").strip()
+    return script, syntax.shape(destination)
+
+
+def _in_pipeline_with(node: Node, last: Node) -> bool:
+    """node is an earlier stage of the pipeline that ends in last (`mysqldump db | gzip`)."""
+    parent = last.parent
+    while parent is not None and parent.type != "pipeline":
+        parent = parent.parent
+    return parent is not None and parent.start_byte <= node.start_byte < parent.end_byte
+
+
 class SerializedTransferRule(Rule):
     code = "PL301"
     name = "serialized-transfer"
@@ -179,6 +252,9 @@ class SerializedTransferRule(Rule):
     fix_availability = FixAvailability.NEVER
 
     def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
+        if command.program == b"ssh":
+            yield from self._pulls(command, context)
+            return
         if command.program is None or command.program.decode("utf-8", "replace") not in compressors.COMPRESSORS:
             return  # most commands compress nothing: the statement sequences are never computed
         steps = context.facts.steps_from(command.node)  # this statement and those after it, same shell
@@ -191,27 +267,78 @@ class SerializedTransferRule(Rule):
                 continue
             remote_files = _remote_file(upload, compressed.path)
             for unpack in steps[second + 1 :]:
-                ssh = parse_ssh(context.command(unpack.command))
+                ssh = parse_ssh(context.command(unpack.command), through_wrappers=True)
                 if ssh is None:
                     continue
                 output = _decompresses(ssh, upload, remote_files, compressed.compression.format.name)
                 if output is not None:
                     yield self._finding(compressed, upload, ssh, copy, unpack, output, context.lines)
-                    break
-            break
+                    return
+            two_steps = self._two_steps(compressed, upload, steps, copy, context)
+            if two_steps is not None:
+                yield two_steps
+            return
+
+    def _two_steps(self, compressed: Compressed, upload: Upload, steps: list[Step], copy: Step,
+                   context: Context) -> Finding | None:  # fmt: skip
+        """`gzip -c db.sql > db.gz; scp db.gz host:` with nothing else using db.gz: one stream into `cat >`."""
+        remote = _landing(upload, compressed)
+        if remote is None or upload.tool == "sftp":
+            return None
+        name = posixpath.basename(compressed.path).encode()
+        kept = [compressed.step, copy] + [s for s in steps if context.command(s.command).program == b"rm"]
+        spans = [(s.statement.start_byte, s.statement.end_byte) for s in kept]
+        if syntax.mentioned_outside(name, context.source, spans):
+            return None  # the compressed file is wanted here too: a local archive, a checksum
+        copier = context.command(copy.command)
+        target = f"{_wrappers_of(copier)}ssh {_ssh_options(copier)}{upload.host_text} {_remote_argument(f'cat > {_quote(remote)}', '$' in remote)}"
+        one_step = f"{_fast(compressed)} {compressed.source} | {target}"
+        copy_line = context.lines.position(copy.command.start_byte).line + 1
+        message = (
+            f"{compressed.path} is compressed here, then copied by {upload.tool} (line {copy_line}): the copy "
+            f"waits for the last byte of the compression; {evidence.SERIALIZED_COPY}"
+        )
+        statement = compressed.step.statement
+        return self.finding(message, statement.start_byte, statement.end_byte, help=f"Compress and stream in one step: `{one_step}`")
+
+    def _pulls(self, command: Command, context: Context) -> Iterator[Finding]:
+        """`ssh h 'mysqldump db | gzip > /tmp/x.gz'; scp h:/tmp/x.gz .`: compress there, copy after."""
+        ssh = parse_ssh(command, through_wrappers=True)
+        if ssh is None or ssh.host is None or not ssh.remote:
+            return
+        remote = _remote_compression(ssh)
+        if remote is None:
+            return
+        script, path = remote
+        steps = context.facts.steps_from(command.node)
+        for later in steps[1:]:
+            download = parse_download(context.command(later.command), through_wrappers=True)
+            if download is None or download.host != host_key(syntax.text(ssh.host)) or download.path != path:
+                continue
+            yield self._pull_finding(ssh, steps[0], script, path, download, later, context)
+            return
+
+    def _pull_finding(self, ssh: Ssh, pack: Step, script: str, path: str, download: Download, copy: Step,
+                      context: Context) -> Finding:  # fmt: skip
+        local = syntax.shape(download.target)
+        if local in (".", "./") or local.endswith("/"):
+            local = posixpath.join(local, posixpath.basename(path)) if local not in (".", "./") else posixpath.basename(path)
+        expands_here = any(syntax.literal_value(node) is None for node in ssh.remote)
+        one_step = f"{_ssh_up_to_host(ssh)} {_remote_argument(script, expands_here)} > {_quote(local)}"
+        copy_line = context.lines.position(copy.command.start_byte).line + 1
+        message = (
+            f"{path} is compressed into a file on the other host, then copied here by {download.tool} "
+            f"(line {copy_line}): the copy waits for the last byte of the compression; {evidence.SERIALIZED_COPY}"
+        )
+        statement = pack.statement
+        return self.finding(message, statement.start_byte, statement.end_byte, help=f"Compress and stream in one step: `{one_step}`")
 
     def _finding(self, compressed: Compressed, upload: Upload, ssh: Ssh, copy: Step, unpack: Step, output: str,
                  lines: LineIndex) -> Finding:  # fmt: skip
-        tool = compressed.compression.tool
-        fast = {"gzip": f"{tool} -1 -c", "pigz": "pigz -1 -c", "xz": f"{tool} -T0 -c"}.get(tool, f"{tool} -c")
         fmt = compressed.compression.format
-        # ssh as written up to the host, so `-p 2222 user@host` carries over.
-        name = unpack.command.child_by_field_name("name")
-        host = unpack.command.text[name.end_byte - unpack.command.start_byte : ssh.host.end_byte - unpack.command.start_byte]
-        host = host.decode("utf-8", "replace").strip()
         remote = f"{fmt.decompress} > {_quote(output)}"
         expands_here = any(syntax.literal_value(node) is None for node in ssh.remote)
-        one_step = f"{fast} {compressed.source} | ssh {_one_line(host)} {_remote_argument(remote, expands_here)}"
+        one_step = f"{_fast(compressed)} {compressed.source} | {_ssh_up_to_host(ssh)} {_remote_argument(remote, expands_here)}"
         copy_line = lines.position(copy.command.start_byte).line + 1
         unpack_line = lines.position(unpack.command.start_byte).line + 1
         message = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipelint import compressors, evidence, syntax
+from pipelint import compressors, evidence, syntax, transit
 from pipelint.command import Command
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
@@ -16,10 +16,6 @@ from pipelint.rule import Context, Rule
 # of them are slow; gzip's default is 6.
 _SLOW_FROM = {"gzip": 6, "bzip2": 1, "xz": 4}
 _TOOLS = frozenset({"gzip", "bzip2", "xz"})  # pigz, lbzip2, pixz, zstd and lz4 are the remedies
-
-# Stages data may cross on its way to the network without being changed.
-_PASS_THROUGH = frozenset({b"pv", b"mbuffer", b"buffer"})
-
 
 
 def network_sink(stage: Stage) -> str | None:
@@ -48,12 +44,12 @@ def network_sink(stage: Stage) -> str | None:
 
 
 def sink_after(pipeline: Pipeline, index: int) -> str | None:
-    """The network command stage index feeds, straight or through pv/mbuffer."""
+    """The network command stage index feeds, straight or through pv/mbuffer or encryption."""
     for stage in pipeline.stages[index + 1 :]:
         sink = network_sink(stage)
         if sink is not None:
             return sink
-        if not (stage.is_simple and stage.name in _PASS_THROUGH and not stage.all_redirects):
+        if not (transit.is_buffer(stage) or transit.is_encryption(stage)):
             return None
     return None
 

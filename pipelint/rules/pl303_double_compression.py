@@ -6,14 +6,13 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from pipelint import compressors, syntax
+from pipelint import compressors, syntax, transit
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.command import Command, Option
-from pipelint.remote_commands import Ssh, parse_ssh
+from pipelint.remote_commands import Ssh, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
 
-_PASS_THROUGH = frozenset({b"pv", b"mbuffer", b"buffer"})
 _READERS = frozenset({b"cat", b"pv"})
 
 
@@ -58,23 +57,44 @@ def _feeds_ssh(pipeline: Pipeline, index: int) -> tuple[Stage, Ssh] | None:
                 if any(syntax.redirects_stdin(r) for r in stage.all_redirects):
                     return None  # it reads that file, not the pipe (check_command looks at it)
                 return stage, ssh
-        if not (stage.is_simple and stage.name in _PASS_THROUGH and not stage.all_redirects):
+        if not (transit.is_buffer(stage) and not stage.all_redirects):
             return None
     return None
+
+
+# rsync's compression options besides -z: with any of them the author tuned it; leave it be.
+_RSYNC_TUNING = ("--compress-level", "--zl", "--compress-choice", "--zc", "--new-compress", "--old-compress")
 
 
 def _removal(option: Option, source: bytes) -> list[Edit]:
     """Edits that take one compression option out, keeping the other letters of its word."""
     node = option.node
     word = syntax.text(node)
-    if option.name == "-o":
+    if option.name == "-o" or option.name.startswith("--"):
         start = node.prev_sibling.end_byte if node.prev_sibling is not None else node.start_byte
         end = option.value_node.end_byte if option.value_node is not None else node.end_byte
         return [Edit(start, end, b"")]
-    if word == b"-C":
+    letter = option.name[1:].encode()
+    if word == b"-" + letter:
         return [Edit(node.prev_sibling.end_byte, node.end_byte, b"")]
-    index = word.index(b"C", 1)
+    index = word.index(letter, 1)
     return [Edit(node.start_byte + index, node.start_byte + index + 1, b"")]
+
+
+def _skipped_by_rsync(name: bytes, command: Command) -> bool:
+    """An explicit `--skip-compress=gz/xz` naming the suffix: the author's stated intent.
+
+    rsync's built-in list does not count: the rsync of Debian 12 (3.5.0) says
+    in rsync(1) that "no compression method currently supports per-file
+    compression changes, so this option has no effect"; its zstd, lz4 and
+    zlibx compress every file of the transfer, .gz included.
+    """
+    suffix = name.rsplit(b".", 1)[-1].lower()
+    for option in command.options:
+        if option.name == "--skip-compress" and option.value is not None:
+            if suffix in option.value.lower().split(b"/"):
+                return True
+    return False
 
 
 class DoubleCompressionRule(Rule):
@@ -95,7 +115,12 @@ class DoubleCompressionRule(Rule):
                     yield finding
 
     def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
-        """`ssh -C host cmd < backup.tar.gz`: the same double work without a pipe."""
+        """`ssh -C host cmd < backup.tar.gz`: the same double work without a pipe; `scp -C`, `rsync -z`."""
+        if command.program in (b"scp", b"rsync"):
+            finding = self._copy_finding(command, context)
+            if finding is not None:
+                yield finding
+            return
         ssh = parse_ssh(command)
         if ssh is None:
             return
@@ -109,6 +134,25 @@ class DoubleCompressionRule(Rule):
                 if finding is not None:
                     yield finding
 
+    def _copy_finding(self, command: Command, context: Context) -> Finding | None:
+        """`scp -C f.gz host:` / `rsync -z f.gz host:`: every file sent is compressed already."""
+        upload = parse_upload(command)
+        if upload is None or context.redefines(command.program):
+            return None
+        names = [syntax.literal_value(source) for source in upload.sources]
+        if not names or any(name is None or not _compressed_name(name) for name in names):
+            return None  # a plain file, a folder or a computed name among them: compression may pay
+        if command.program == b"rsync":
+            if command.has(*_RSYNC_TUNING) or any(_skipped_by_rsync(name, command) for name in names):  # type: ignore[arg-type]
+                return None
+            options = [o for o in command.options if o.name in ("-z", "--compress")]
+        else:
+            options = Ssh(command, None, ()).compression_options()
+        if not options or len({o.name for o in options}) != len(options):
+            return None  # `-zz` (rsync's old zlib stream), `-CC`: asked for on purpose, or odd enough to leave
+        files = ", ".join(name.decode("utf-8", "replace") for name in names)  # type: ignore[union-attr]
+        return self._removal_finding(command.program.decode(), options, files, context)  # type: ignore[union-attr]
+
     def _finding(self, ssh: Ssh, what: str, context: Context) -> Finding | None:
         options = ssh.compression_options()
         if not options:
@@ -118,13 +162,17 @@ class DoubleCompressionRule(Rule):
             nodes.setdefault(option.node.start_byte, option.node)
         if any(syntax.text(n).count(b"C") > 1 for n in nodes.values() if not syntax.text(n).startswith(b"-o")):
             return None  # `-CC`: odd enough to leave alone
+        return self._removal_finding("ssh", options, what, context)
+
+    def _removal_finding(self, tool: str, options: list[Option], what: str, context: Context) -> Finding:
+        """The finding on the compression options, with the safe fix that removes them."""
         edits = [edit for option in options for edit in _removal(option, context.source)]
-        spelled = " and ".join(sorted({"-C" if o.name == "-C" else "-o Compression=yes" for o in options}))
-        fix = self.fix(f"Remove `{spelled}` from ssh", Applicability.SAFE, *edits)
-        start = min(n.start_byte for n in nodes.values())
+        spelled = " and ".join(sorted({"-o Compression=yes" if o.name == "-o" else o.name for o in options}))
+        fix = self.fix(f"Remove `{spelled}` from {tool}", Applicability.SAFE, *edits)
+        start = min(o.node.start_byte for o in options)
         end = max((o.value_node or o.node).end_byte for o in options)
         return self.finding(
-            f"`ssh {spelled}` compresses {what}, which is already compressed: "
+            f"`{tool} {spelled}` compresses {what}, which is already compressed: "
             "CPU spent on both ends for no smaller transfer",
             start,
             end,

@@ -54,6 +54,29 @@ def count_file_operands(grep: Command) -> int | None:
     return operands
 
 
+TEXT_OPTIONS = frozenset({"-a", "--text"})
+
+
+def counts_the_same_lines(grep: Command, reads_pipe: bool) -> bool:
+    """Whether `grep -c` prints what `grep … | wc -l` prints whatever the input holds (issue 13 class 8).
+
+    Without `-a`, grep prints no line of a file it calls binary (a NUL byte,
+    or bytes invalid in the locale's encoding) and `wc -l` counts too few,
+    while `grep -c` counts them all. With a file to open (an operand, `<`,
+    `-f FILE`) that is missing, `| wc -l` still prints 0 and `grep -c` prints
+    nothing. Only text mode on a pipe escapes both.
+    """
+    text = any(
+        option.name in TEXT_OPTIONS or (option.name == "--binary-files" and option.value == b"text")
+        for option in grep.options
+    )
+    opens_a_file = bool(grep.operands[1:]) or any(option.name in ("-f", "--file") for option in grep.options)
+    if any(option.name in PATTERN_OPTIONS for option in grep.options):
+        opens_a_file = bool(grep.operands) or opens_a_file
+    opens_a_file = opens_a_file or any(syntax.redirects_stdin(r) for r in grep.redirects)
+    return text and reads_pipe and not opens_a_file
+
+
 def is_plain_line_count(stage: Stage) -> bool:
     """`wc -l` / `wc --lines` reading standard input, with nothing else."""
     if stage.name != b"wc" or syntax.has_assignments(stage.command):
@@ -85,6 +108,8 @@ class GrepCountRule(Rule):
                 continue  # grep -c prints one count per file
             if any(syntax.redirects_stdin(r) for r in wc.all_redirects):
                 continue
+            if context.carriage_return_after(wc.command.end_byte):
+                continue  # CRLF: bash runs `wc -l\r`; the fix would hand the \r to grep's last word (issue 13 class 9)
             removal = absorb_next_stage(pipeline, index, context)
             if removal is None:
                 continue
@@ -94,9 +119,10 @@ class GrepCountRule(Rule):
             # that status is lost (more stages follow, or a `$(…)` whose
             # command's own status counts) is the fix invisible.
             status_lost = index + 1 < len(stages) - 1 or substitution_status_discarded(pipeline.root)
+            same_count = counts_the_same_lines(grep.command_model, reads_pipe=index > 0)
             fix = self.fix(
                 f"Count with `{grep_label} -c`",
-                Applicability.SAFE if status_lost else Applicability.UNSAFE,
+                Applicability.SAFE if status_lost and same_count else Applicability.UNSAFE,
                 Edit.insert(name_node.end_byte, b" -c"),
                 removal,
             )

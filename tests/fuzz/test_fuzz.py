@@ -28,16 +28,10 @@ def _reason(issue_class: int) -> str:
 
 # What the seeded run finds while issue 13 is open: signature → class.
 SEEDED_FAILURES: dict[str, int] = {
-    "PL501 class 10": 10,
 }
 
 # Saved reproducers (tests/fuzz/regressions/) the rules still fail: every one, while issue 13 is open.
 STILL_FAILING: set[str] = {
-    "017-pl501-class8-grep-wc-l-grep-c.sh",
-    "018-pl501-class10-missing-unreadable-or-directory-inputs.sh",
-    "044-pl501-class9-crlf-scripts.sh",
-    "045-pl501-class11-here-documents-tree-sitter-ends-too-earl.sh",
-    "046-pl501-class4-functions-and-aliases.sh",
     # The two messages name the same file (`/…/run/words.txt` from cat, standard
     # input from sort); stderr_wording does not yet match an absolute $HOME path.
     "048-pl001-pl101-class10-missing-unreadable-or-directory-inputs.sh",

@@ -89,6 +89,43 @@ def test_leaves_alone(script):
     assert flagged(script) == []
 
 
+@pytest.mark.parametrize(
+    "script",
+    [
+        'echo "backup of $db done" | tee -a /mnt/nfs/backup.log',
+        "printf '%s\\n' started | tee -a /mnt/nfs/run.log >/dev/null",
+        "date | tee -a /mnt/nfs/run.log",
+        "date +%F | sed 's/-//g' | tee /mnt/nfs/stamp",
+        'cat <<< "$summary" | tee /mnt/nfs/summary.txt',
+        "cat <<EOF | tee /mnt/nfs/motd\nhello\nEOF\n",
+        "echo done | tee /mnt/nfs/a | tail -1 > /mnt/nfs/b",
+        "hostname | tr a-z A-Z > /mnt/nfs/host",
+    ],
+)
+def test_leaves_alone_a_bounded_producer(script):
+    """A few lines are one small write: nothing for the pipeline to wait on (issue 10)."""
+    assert flagged(script) == []
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ('echo "$(cat big.log)" | tee /mnt/nfs/x', ["/mnt/nfs/x"]),
+        ("echo big.log | xargs cat | tee /mnt/nfs/x", ["/mnt/nfs/x"]),
+        ("echo x | cat - big.log | tee /mnt/nfs/x", ["/mnt/nfs/x"]),
+        ("echo x | ssh host dump | tee /mnt/nfs/x", ["/mnt/nfs/x"]),
+        ("cat big.log | tee /mnt/nfs/x | tail -1", ["/mnt/nfs/x"]),
+        ("echo() { cat big.log; }\necho | tee /mnt/nfs/x", ["/mnt/nfs/x"]),
+    ],
+)
+def test_still_reports_where_the_amount_is_unknown(script, expected):
+    assert flagged(script) == expected
+
+
+def test_a_plain_redirect_without_a_pipeline_is_left_alone():
+    assert flagged("make >> /mnt/nfs/build.log 2>&1\nmysqldump db > /mnt/nfs/db.sql") == []
+
+
 def test_nothing_is_slow_on_a_local_machine():
     assert flagged("make | tee /mnt/nfs/build.log | tail -1", mountinfo=LOCAL_ONLY) == []
 

@@ -105,3 +105,30 @@ def test_no_advice_edit_across_a_comment():
 
 def test_not_reported_inside_a_parse_error():
     assert "PL103" not in codes("if true; then\n sort words.txt | tee s.debug | uniq -c\nfi fi\n")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["db.sql.gz", "logs.tar", "dump.sql", "pg.dump", "list.bak", "disk.img", "cd.ISO", "out.zst", "out.xz",
+     "out.bz2", "nightly-backup.txt", "words.orig", "BACKUP_today"],
+)
+def test_a_name_that_says_data_meant_to_stay_is_not_a_stray_copy(name):
+    """Archives, dumps, images and backups are written to be kept (issue 10)."""
+    assert "PL103" not in codes(f"mysqldump db | tee {name} | ssh host 'cat > db.sql'\n")
+
+
+def test_still_reports_a_debug_name():
+    assert "PL103" in codes("mysqldump db | tee dump.debug | ssh host 'cat > db.sql'\n")
+
+
+def test_a_file_another_script_in_the_folder_names_is_not_a_stray_copy(tmp_path):
+    script = tmp_path / "produce.sh"
+    source = "#!/bin/sh\nsort words.txt | tee sorted.list | uniq -c\n"
+    script.write_text(source)
+    assert "PL103" in codes(source, str(script))
+    (tmp_path / "notes.txt").write_text("sorted.list\n")  # not a script: does not count
+    assert "PL103" in codes(source, str(script))
+    (tmp_path / "consume.sh").write_text("#!/bin/sh\nwc -l sorted.list\n")
+    assert "PL103" not in codes(source, str(script))
+    (tmp_path / "consume.sh").write_text("#!/bin/sh\nwc -l other.list\n")
+    assert "PL103" in codes(source, str(script))

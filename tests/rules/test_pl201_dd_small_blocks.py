@@ -111,15 +111,25 @@ def test_whole_file_reader_is_pl203_not_pl201():
 @pytest.mark.parametrize(
     ("script", "expected", "safety"),
     [
-        ("dd if=data.csv of=copy.csv\n", "dd if=data.csv of=copy.csv bs=1M\n", Applicability.SAFE),
+        # dd's "N+M records in/out" lines change with bs: seen on a terminal too (issue 13 class 7).
+        ("dd if=data.csv of=copy.csv\n", "dd if=data.csv of=copy.csv bs=1M\n", Applicability.UNSAFE),
         ("dd if=data.csv of=copy.csv bs=4k status=none\n", "dd if=data.csv of=copy.csv bs=1M status=none\n", Applicability.SAFE),
-        ("dd if=data.csv of=copy.csv ibs=512 obs=4k\n", "dd if=data.csv of=copy.csv bs=1M\n", Applicability.SAFE),
-        ("dd obs=4k if=data.csv ibs=1M of=copy.csv\n", "dd bs=1M if=data.csv of=copy.csv\n", Applicability.SAFE),
-        ("dd < data.csv > copy.csv\n", "dd bs=1M < data.csv > copy.csv\n", Applicability.SAFE),
+        ("dd if=data.csv of=copy.csv ibs=512 obs=4k\n", "dd if=data.csv of=copy.csv bs=1M\n", Applicability.UNSAFE),
+        ("dd obs=4k if=data.csv ibs=1M of=copy.csv\n", "dd bs=1M if=data.csv of=copy.csv\n", Applicability.UNSAFE),
+        ("dd < data.csv > copy.csv\n", "dd bs=1M < data.csv > copy.csv\n", Applicability.UNSAFE),
         ("dd if=data.csv of=copy.csv 2>/dev/null\n", "dd if=data.csv of=copy.csv bs=1M 2>/dev/null\n", Applicability.SAFE),
         ("dd if=data.csv of=copy.csv 2>dd.log\n", "dd if=data.csv of=copy.csv bs=1M 2>dd.log\n", Applicability.UNSAFE),
         ("dd if=data.csv of=copy.csv 2>&1 | tail -1\n", "dd if=data.csv of=copy.csv bs=1M 2>&1 | tail -1\n", Applicability.UNSAFE),
         ("dd if=data.csv of=copy.csv |& tail -1\n", "dd if=data.csv of=copy.csv bs=1M |& tail -1\n", Applicability.UNSAFE),
+        ("dd if=data.csv of=copy.csv &>/dev/null\n", "dd if=data.csv of=copy.csv bs=1M &>/dev/null\n", Applicability.SAFE),
+        ("dd if=data.csv of=copy.csv status=noxfer\n", "dd if=data.csv of=copy.csv status=noxfer bs=1M\n", Applicability.UNSAFE),
+        ("dd if=data.csv of=copy.csv 2>/dev/null 2>&1\n", "dd if=data.csv of=copy.csv bs=1M 2>/dev/null 2>&1\n", Applicability.UNSAFE),
+        ("dd if=data.csv of=copy.csv 2>/dev/null 2>dd.log\n", "dd if=data.csv of=copy.csv bs=1M 2>/dev/null 2>dd.log\n", Applicability.UNSAFE),
+        ("dd if=data.csv of=copy.csv 2>dd.log 2>/dev/null\n", "dd if=data.csv of=copy.csv bs=1M 2>dd.log 2>/dev/null\n", Applicability.SAFE),
+        # if= names holding `=`: only the first `=` splits key from value
+        ("dd if=a=b of=c=d status=none\n", "dd if=a=b of=c=d status=none bs=1M\n", Applicability.SAFE),
+        # a sourced file may define dd
+        (". ./lib.sh\ndd if=data.csv of=copy.csv status=none\n", ". ./lib.sh\ndd if=data.csv of=copy.csv status=none bs=1M\n", Applicability.UNSAFE),
     ],
 )
 def test_fix_and_its_safety(script, expected, safety):
@@ -163,7 +173,10 @@ def test_conv_sync_really_depends_on_the_block_size(tmp_path):
 
 # Each case runs under real bash and dash before and after the fix.
 TRICKY = [
-    "dd if=data.csv of=copy.csv\n",
+    "dd if=data.csv of=copy.csv status=none\n",
+    "head -c 5000 data.csv > big.csv; dd if=big.csv of=copy.csv 2>/dev/null; cmp big.csv copy.csv\n",
+    "dd if=src of=copy 2>/dev/null; echo \"status $?\"\n",  # a directory
+    "dd if=a=b of=c=d status=none; echo \"status $?\"\n",  # missing, with `=` in the name
     "dd if=data.csv of=copy.csv 2>/dev/null\n",
     "dd if=data.csv of=copy.csv status=none; cat copy.csv\n",
     "dd if=latin.txt of=copy.txt bs=16 status=none\n",
@@ -192,6 +205,34 @@ def test_fix_keeps_behaviour(script, shell, tmp_path):
     assert_same_behaviour(script.encode(), fixed, tmp_path, shell)
 
 
+def test_why_statistics_on_stderr_make_it_unsafe(tmp_path):
+    """The "records in/out" counts change with bs whenever the input is over 512 bytes."""
+    script = b"head -c 5000 /dev/zero > big.bin\ndd if=big.bin of=copy.bin\n"
+    fixed = fix(script, unsafe=True, select=("PL201",))
+    assert fix(script, select=("PL201",)) == script
+    before, after = run_script(script, tmp_path / "a"), run_script(fixed, tmp_path / "b")
+    assert b"9+1 records in" in before.stderr and b"0+1 records in" in after.stderr
+
+
+@pytest.mark.parametrize(
+    "script",
+    ["dd if=data.csv of=copy.csv conv=sparse status=none\n", "dd if=data.csv of=copy.csv conv=notrunc,sparse status=none\n"],
+)
+def test_sparse_output_is_display_only(script):
+    """conv=sparse seeks over each all-NUL output block: the holes follow the block size (issue 13 class 7)."""
+    (finding,) = lint(script, select=("PL201",))
+    assert finding.fix.applicability is Applicability.DISPLAY_ONLY
+    assert "conv=sparse works per block" in finding.fix.title
+
+
+def test_the_scripts_own_dd_and_a_crlf_last_word_are_left_alone():
+    assert "PL201" not in codes("dd() { command dd status=none \"$@\"; }\ndd if=data.csv of=copy.csv\n", select=("PL201",))
+    assert "PL201" not in codes("alias dd='dd status=none'\ndd if=data.csv of=copy.csv\n", select=("PL201",))
+    # bash reads `of=copy.csv\r`: an appended ` bs=1M` would land after the \r-less word it sees.
+    assert "PL201" not in codes("dd if=data.csv of=copy.csv\r\n", select=("PL201",))
+    assert "PL201" in codes("dd if=data.csv status=none | wc -c\r\n", select=("PL201",))
+
+
 def test_fixing_twice_equals_fixing_once():
     for script in TRICKY:
         once = fix(script, unsafe=True)
@@ -216,12 +257,28 @@ def test_wrappers_with_positional_words_are_seen_through():
     assert "PL201" in codes("chrt -f 10 dd if=a of=b\n")
 
 
+@pytest.mark.parametrize(
+    "script",
+    [
+        'dd < "$1" bs=1 skip="$2" count="$3" 2> /dev/null | grep -E x\n',
+        "dd < data.csv bs=1 skip=2 count=3 2>/dev/null | od -c\n",
+        "dd < data.csv > copy.csv bs=512 count=1\n",
+    ],
+)
+def test_operands_after_a_redirect_are_dd_operands(script):
+    """bash gives `bs=1 count=3` after `< f` to dd; tree-sitter hangs them on the redirect
+    (found in initramfs-tools' unmkinitramfs, where a safe bs=1M was offered)."""
+    assert "PL201" not in codes(script, select=("PL201",))
+
+
 def test_dd_on_the_remote_side_of_ssh(tmp_path):
     """`ssh h "dd if=/dev/sda of=/mnt/x.img"`: the remote command is a script like any other."""
     script = 'ssh h "dd if=/dev/sda of=/mnt/x.img"\n'
     (finding,) = lint_all(script)
     assert finding.code == "PL201" and script.encode()[finding.start : finding.end] == b"dd if=/dev/sda of=/mnt/x.img"
-    assert fix_all(script).decode() == 'ssh h "dd if=/dev/sda of=/mnt/x.img bs=1M"\n'
+    # dd's records in/out lines come back over ssh's stderr: an unsafe fix (issue 13 class 7).
+    assert fix_all(script) == script.encode()
+    assert fix_all(script, unsafe=True).decode() == 'ssh h "dd if=/dev/sda of=/mnt/x.img bs=1M"\n'
     setup = "mkdir -p remote-h && cp data.csv remote-h/\n"
     copy = setup + 'ssh h "dd if=data.csv of=copy.csv status=none && cat copy.csv" | wc -c\n'
     expected = copy.replace("status=none", "status=none bs=1M")

@@ -202,6 +202,50 @@ def test_why_the_gzip_fix_is_unsafe(tmp_path):
     assert before.files["remote-backup/access.log.gz"] != after.files["remote-backup/access.log.gz"]
 
 
+@pytest.mark.parametrize(
+    "script",
+    [
+        'tar cz data | openssl enc -aes-256-cbc -pass file:key | ssh backup "cat > data.enc"\n',
+        "tar cz data | openssl aes-256-cbc -salt -pass file:key 2>/dev/null | ssh backup 'cat > d'\n",
+        "gzip -c dump.sql | openssl enc -chacha20 -a -pass env:P | nc backup 9000\n",
+        "gzip -c dump.sql | gpg -c --batch --passphrase-file key | ssh backup 'cat > d.gpg'\n",
+        "gzip -c dump.sql | gpg -e -r bob | pv -q | ssh backup 'cat > d.gpg'\n",
+        "gzip -c dump.sql | aespipe -K key.gpg | ssh backup 'cat > d.aes'\n",
+        "gzip -c dump.sql | age -r age1example | ssh backup 'cat > d.age'\n",
+        "gzip -c dump.sql | mbuffer -m 1G | openssl enc -aes-128-ctr -pass env:P | ssh backup 'cat > d'\n",
+        "gzip -c dump.sql | buffer | ssh backup 'cat > d.gz'\n",
+    ],
+)
+def test_sees_through_buffers_and_encryption(script):
+    """Encrypting the stream leaves the compressor setting the pace of the transfer (issue 10)."""
+    assert "PL302" in codes(script, select=("PL302",))
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # Not a pass-through: decrypts, reads or writes a file, or is no cipher.
+        "gzip -c f | openssl enc -d -aes-256-cbc | ssh h 'cat > x'\n",
+        "gzip -c f | openssl enc -aes-256-cbc -out x.enc | ssh h 'cat > x'\n",
+        "gzip -c f | openssl enc -aes-256-cbc -in other | ssh h 'cat > x'\n",
+        "gzip -c f | openssl dgst | ssh h 'cat > x'\n",
+        "gzip -c f | gpg --symmetric -o out.gpg | ssh h 'cat > x'\n",
+        "gzip -c f | gpg -c other.txt | ssh h 'cat > x'\n",
+        "gzip -c f | age -d -i key | ssh h 'cat > x'\n",
+        "gzip -c f | openssl enc -aes-256-cbc > x.enc | ssh h 'cat > x'\n",
+        "gzip -c f | sudo openssl enc -aes-256-cbc | ssh h 'cat > x'\n",
+        # A level in a variable: the author chose it, maybe per run.
+        'gzip -$LEVEL -c f | ssh h "cat > f.gz"\n',
+        'gzip -c"$PIPE_COMPRESSION" f | ssh h "cat > f.gz"\n',
+        'gzip "-$LEVEL" -c f | openssl enc -aes-256-cbc | ssh h x\n',
+        'xz -"$L" -c f | ssh h x\n',
+        'tar -I "$COMPRESSOR" -cf - d | ssh h x\n',
+    ],
+)
+def test_leaves_alone_other_stages_and_computed_levels(script):
+    assert "PL302" not in codes(script, select=("PL302",))
+
+
 # The remote side of the ssh hop: what the remote command writes on stdout crosses the link.
 @pytest.mark.parametrize(
     ("script", "points_at"),

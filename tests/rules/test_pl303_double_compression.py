@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from harness import assert_same_behaviour, codes, fix, lint
+from harness import assert_lint, assert_same_behaviour, codes, fix, lint
 
 from pipelint import command, syntax
 from pipelint.finding import Applicability
@@ -123,3 +123,59 @@ def test_tar_compressing_through_a_cluster_with_i():
 def test_ssh_at_the_end_of_a_pipeline_reading_a_compressed_file():
     # The redirect after the last stage wraps the whole pipeline in tree-sitter; it is ssh's.
     assert "PL303" in codes("make | ssh -C h 'cat > b.tgz' < backup.tgz\n")
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("scp -C backup.tar.gz host:/srv/\n", "scp backup.tar.gz host:/srv/\n"),
+        ("scp -o Compression=yes a.gz b.xz host:\n", "scp a.gz b.xz host:\n"),
+        ("scp -Cp db.sql.gz user@host:\n", "scp -p db.sql.gz user@host:\n"),
+        ("scp -P 2222 -C db.sql.zst host:\n", "scp -P 2222 db.sql.zst host:\n"),
+        ("rsync -avz db.sql.gz host:/srv/\n", "rsync -av db.sql.gz host:/srv/\n"),
+        ("rsync -z a.gz host:\n", "rsync a.gz host:\n"),
+        ("rsync --compress --partial a.zst b.tgz host:/srv/\n", "rsync --partial a.zst b.tgz host:/srv/\n"),
+        # rsync's built-in skip list has no effect in the rsync of Debian 12 (3.5.0): reported.
+        ("rsync -az backup.tar.xz host:\n", "rsync -a backup.tar.xz host:\n"),
+        ("rsync -z --skip-compress=jpg a.gz host:\n", "rsync --skip-compress=jpg a.gz host:\n"),
+    ],
+)
+def test_copies_of_compressed_files(script, expected):
+    (finding,) = assert_lint(script, "PL303")
+    assert finding.fix.applicability is Applicability.SAFE
+    assert "which is already compressed" in finding.message
+    assert fix(script, select=("PL303",)).decode() == expected
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "scp -C db.sql host:\n",  # plain data: compression helps
+        "scp -C a.gz b.sql host:\n",  # one plain file among them
+        'scp -C "$f" host:\n',
+        "scp -C dir/*.gz host:\n",
+        "scp -CC a.gz host:\n",
+        "scp -C host:a.gz .\n",  # a download: not read as an upload
+        "rsync -avz dir/ host:/srv/\n",
+        "rsync -avz host:a.gz .\n",
+        "rsync -z --skip-compress=gz a.gz host:\n",  # said on purpose (and works with rsync < 3.2)
+        "rsync -z --skip-compress gz/xz a.xz host:\n",
+        "rsync -zz a.gz host:\n",
+        "rsync -z --compress-level=1 a.gz host:\n",
+        "rsync -z --compress-choice=zstd a.gz host:\n",
+        "scp() { command scp -C \"$@\"; }\nscp -C a.gz host:\n",
+        ". ./lib.sh\nscp -C a.gz host:\n",
+        "sudo scp -C a.gz host:\n",
+    ],
+)
+def test_copies_left_alone(script):
+    assert "PL303" not in codes(script)
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_scp_fix_keeps_behaviour(shell, tmp_path):
+    script = "gzip -c data.csv > d.gz\nscp -C d.gz backup:in/ && echo sent\nscp -Cp d.gz backup:\n"
+    path = "script.sh" if shell == "dash" else "script.bash"
+    fixed = fix(script, path, select=("PL303",))
+    assert fixed == script.replace(" -C ", " ").replace("-Cp", "-p").encode()
+    assert_same_behaviour(script.encode(), fixed, tmp_path, shell)
