@@ -13,7 +13,7 @@ from tree_sitter import Node
 from pipelint import candidates, embedded, parse_guards, suppression, syntax
 from pipelint import pipeline as pipelines
 from pipelint.dialect import SHELLS, Dialect, adds_bashism, detect
-from pipelint.finding import Finding, FixAvailability, RuleCrash
+from pipelint.finding import Edit, Finding, FixAvailability, RuleCrash
 from pipelint.programs import WRAPPERS
 from pipelint.regions import Region
 from pipelint.rule import Context, Rule
@@ -258,7 +258,7 @@ def _touches(ranges: list[tuple[int, int]], start: int, end: int) -> bool:
 
 def _guard_fix(finding: Finding, parsed: _Parsed, source: bytes, dialect: Dialect) -> Finding:
     """Drop a fix that edits next to a parse error, in a here-document body or on a byte the guards repaired,
-    or that adds a bashism to an sh script."""
+    that adds a bashism to an sh script, or that moves a CRLF line's `\r` onto another word."""
     fix = finding.fix
     if fix is None or not fix.edits:
         return finding
@@ -269,4 +269,18 @@ def _guard_fix(finding: Finding, parsed: _Parsed, source: bytes, dialect: Dialec
         return finding.with_fix(None)
     if dialect is Dialect.SH and adds_bashism(source, fix.edits):
         return finding.with_fix(None)
+    if any(_moves_carriage_return(source, edit) for edit in fix.edits):
+        return finding.with_fix(None)
     return finding
+
+
+def _moves_carriage_return(source: bytes, edit: Edit) -> bool:
+    """The edit ends right before a line's `\r` and changes what stands there.
+
+    In a CRLF script the shell reads the `\r` as part of the last word
+    (`cat f | grep 500\r` greps for `500\r`); text put or removed before it
+    moves the `\r` onto another word (`grep 500 < f\r` opens `f\r`). Issue 13 class 9.
+    """
+    if source[edit.end : edit.end + 1] != b"\r":
+        return False
+    return source[edit.start : edit.end] != edit.content

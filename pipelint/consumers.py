@@ -7,6 +7,7 @@ PL004 (piped-dump-import) and PL203 (useless-dd-reader).
 from __future__ import annotations
 
 from pipelint.command import Command
+from pipelint.forwarders import forwarded
 
 # Consumers recognised by name alone.
 DUMP_RESTORERS = frozenset(
@@ -16,9 +17,14 @@ _TARS = frozenset({"tar", "bsdtar", "gtar"})
 
 
 def dump_consumer(command: Command | None) -> str | None:
-    """The name of the restore/unpack tool command runs (through `sudo -u pg` and the like), or None."""
+    """The name of the restore/unpack tool command runs (through `sudo -u pg`, `docker exec -i C`, `ssh host`…), or None."""
     if command is None or command.program is None:
         return None
+    inner = forwarded(command)
+    if inner is not None:
+        if not inner.stdin or inner.program is None or inner.program.decode("utf-8", "replace") not in DUMP_RESTORERS:
+            return None
+        return f"{inner.program.decode('utf-8', 'replace')} (through {inner.via})"
     name = command.program.decode("utf-8", "replace")
     if name in DUMP_RESTORERS:
         return name

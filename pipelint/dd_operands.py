@@ -91,3 +91,12 @@ def flags(operands: dict[str, Operand], key: str) -> set[str] | None:
     if operand.value is None:
         return None
     return {part for part in operand.value.decode("utf-8", "replace").split(",") if part}
+
+
+# Tape drives: each write is one tape block, so the block size is the format
+# (a tape written in 64 KiB blocks cannot be read with smaller reads).
+_TAPES = (b"/dev/st", b"/dev/nst", b"/dev/rmt", b"/dev/sa", b"/dev/nsa", b"/dev/rst", b"/dev/tape")
+
+
+def is_tape(path: bytes) -> bool:
+    return path.startswith(_TAPES)

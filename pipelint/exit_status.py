@@ -29,50 +29,67 @@ _HOLDERS = frozenset({"for_statement", "c_style_for_statement", "while_statement
 _VALUE_CARRIERS = frozenset({"string", "concatenation", "binary_expression", "unary_expression", "parenthesized_expression"})
 
 
+# How a script uses a status: not at all, only whether it is zero, or its value.
+IGNORED, TESTED, VALUE = "ignored", "tested", "value"
+
+
 def status_observed(statement: Node, facts: ScriptFacts) -> bool:
     """Whether anything can see the exit status of statement (a pipeline's outermost node).
 
     Conservative: a context not understood counts as observing.
     """
+    return status_use(statement, facts) != IGNORED
+
+
+def status_use(statement: Node, facts: ScriptFacts) -> str:
+    """IGNORED, TESTED (only zero or not: `if`, `while`, `&&`, `||`, `!`) or VALUE (`$?`, errexit, handed on).
+
+    A fix that turns one non-zero status into another (`grep x` on empty input
+    exits 1, `grep x < missing` 1 or 2) is invisible where the status is only tested.
+    """
     node = statement
     if _negated(node):
-        return True  # `! a | b`: the status is tested
+        return TESTED  # `! a | b`
     while True:
         parent = node.parent
         if parent is None:
-            return True
+            return VALUE
         kind = parent.type
         if kind == "program":
-            return facts.errexit_at(node.start_byte) or _status_handed_on(node, parent)
+            return VALUE if facts.errexit_at(node.start_byte) or _status_handed_on(node, parent) else IGNORED
         if kind == "list":
             if node != _last_named(parent):
-                return True  # `a && b`, `a || b`: tested
+                return TESTED  # `a && b`, `a || b`
             node = parent
-        elif kind in ("negated_command", "test_command"):
-            return True
+        elif kind == "negated_command":
+            return TESTED
+        elif kind == "test_command":
+            return VALUE
         elif kind in _SEQUENCES:
             if _is_condition(parent, node):
-                return True
+                return TESTED
             if facts.errexit_at(node.start_byte) or _reads_status_next(node):
-                return True
+                return VALUE
             if not _is_last_statement(parent, node):
-                return False
+                return IGNORED
             node = parent  # the block's status is this statement's
         elif kind in _HOLDERS:
             if parent.child_by_field_name("condition") == node:
-                return True
+                return TESTED
             node = parent
         elif kind == "function_definition":
-            return True  # the function's return status: its callers may test it
+            return VALUE  # the function's return status: its callers may read it
+        elif kind == "process_substitution":
+            return IGNORED  # `<(a | b)`: the shell does not wait for its status
         elif kind == "command_substitution":
             if substitution_status_discarded(node):
-                return False
+                return IGNORED
             assignment = parent.parent
             if assignment is None or assignment.type != "variable_assignment" or _last_named(parent) != node:
-                return True
+                return VALUE
             node = assignment  # `n=$(…)` as a statement has the substitution's status
         else:
-            return True
+            return VALUE
 
 
 def stage_status_observed(statement: Node, facts: ScriptFacts) -> bool:

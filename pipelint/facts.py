@@ -190,6 +190,30 @@ class ScriptFacts:
         """Whether `name` may not be the program of that name: a function or alias of the script, or sourced code."""
         return name in functions or name in self.aliases or self.sources_files
 
+    def holds_one_word(self, name: bytes, offset: int) -> bool:
+        """`$name` unquoted at offset expands to exactly one word, unchanged: set once, before, to a literal
+        without blanks or glob characters, and the script never sets IFS (issue 10: `cat $f | cmd`)."""
+        known = self.literal_variables.get(name)
+        if known is None or b"IFS" in self._gathered.assignments or b"IFS" in self._gathered.other_uses:
+            return False
+        assigned_at, value = known
+        return assigned_at <= offset and bool(value) and not any(ch in value for ch in b" \t\n*?[")
+
+    def may_hold_dash_word(self, word: Node) -> bool:
+        """A variable expanded in word is assigned a value that may begin with `-` (`f=${1:--}`, `x=-n`).
+
+        To `cat` such a word is standard input or an option, not a file (issue 13, class 13).
+        """
+        for node in syntax.walk(word):
+            if node.type != "variable_name" or node.parent is None or node.parent.type not in ("simple_expansion", "expansion"):
+                continue
+            for assignment in self._gathered.assignments.get(syntax.text(node), []):
+                value = assignment.child_by_field_name("value")
+                text = b"" if value is None else syntax.text(value)
+                if text.lstrip(b"\"'").startswith(b"-") or b"--}" in text:
+                    return True
+        return False
+
     @cached_property
     def reads_pipestatus(self) -> bool:
         """Some expansion reads `PIPESTATUS`: the status of every stage may be seen."""
@@ -210,9 +234,14 @@ class ScriptFacts:
             if program not in (b"set", b"trap"):
                 continue  # the others' words need no reading
             words = [syntax.literal_value(word) or b"" for word in syntax.arguments(node)]
-            names = _set_options(words) if program == b"set" else {"errexit"} if program == b"trap" and b"ERR" in words else set()
-            for name in names:  # an ERR trap runs on every failing command, as errexit stops on it
-                found.setdefault(name, []).append(node.start_byte)
+            if program in _MAY_SET_ANY_OPTION:
+                names = {"errexit", "pipefail"}  # `. lib.sh` or `eval "$x"` may run `set -eo pipefail`
+            elif program == b"set":
+                names = _set_options(words)
+            else:  # an ERR trap runs on every failing command, as errexit stops on it
+                names = {"errexit"} if program == b"trap" and b"ERR" in words else set()
+            for name in names:
+                found.setdefault(name, []).append(_first_run(node))
         return found
 
     @cached_property
@@ -223,7 +252,9 @@ class ScriptFacts:
         """Whether `set -o NAME` may be in force at offset: turned on before it, or anywhere when offset is in a function.
 
         A function runs when it is called, so any `set -e` of the script may be
-        in force then. `set +e` is not followed: the answer errs on "in force".
+        in force then; inside a loop, a `set -e` later in the body is in force
+        from the second iteration on. `set +e` is not followed, nor the end of
+        a `( … )` that confines a `set -e`: the answer errs on "in force".
         """
         offsets = self._options_set.get(name, [])
         if not offsets:
@@ -331,7 +362,21 @@ def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
             _add_steps(body, body, steps)
 
 
-_SHORT_OPTIONS = {"e": "errexit"}
+_SHORT_OPTIONS = {"e": "errexit", "u": "nounset"}
+# Commands that may turn on any option: the file sourced, the text evaluated.
+_MAY_SET_ANY_OPTION = frozenset({b".", b"source", b"eval"})
+_LOOPS = frozenset({"while_statement", "for_statement", "c_style_for_statement"})
+
+
+def _first_run(node: Node) -> int:
+    """The offset from which a command's effect may be in force: the start of its outermost loop, else itself."""
+    start = node.start_byte
+    current = node.parent
+    while current is not None:
+        if current.type in _LOOPS:
+            start = current.start_byte  # the next iteration runs what comes before it in the body
+        current = current.parent
+    return start
 
 
 def _set_options(words: list[bytes]) -> set[str]:

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tree_sitter import Node
+
 from pipelint import syntax
+from pipelint.command import Command
 from pipelint.finding import Applicability, Edit, Fix
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
-from pipelint.subshell import leaves_subshell
+from pipelint.exit_status import IGNORED, TESTED, stage_status_observed, status_use
+from pipelint.subshell import escape_reason
 
 
 @dataclass(frozen=True)
@@ -24,6 +28,7 @@ class StdinRewrite:
     edits: tuple[Edit, ...]
     applicability: Applicability
     consumer: str  # how the consumer is named in messages
+    unsafe_because: str | None = None  # what else the fix may change, for the finding's help
 
     def as_fix(self, title: str) -> Fix:
         return Fix(title, self.applicability, tuple(sorted(self.edits)))
@@ -49,21 +54,180 @@ def can_take_stdin(pipeline: Pipeline, context: Context) -> bool:
     return not any(syntax.redirects_stdin(r) for r in consumer.all_redirects)
 
 
-def rewrite(pipeline: Pipeline, context: Context, redirect: bytes, *, unsafe: bool) -> StdinRewrite | None:
+def rewrite(
+    pipeline: Pipeline, context: Context, redirect: bytes, *, unsafe: bool, reader_may_fail: bool = False
+) -> StdinRewrite | None:
     """Delete the first stage and append `redirect` (e.g. b'< "a b"') to the consumer.
 
     `unsafe` carries what the caller knows about the reader (its own redirects,
-    an unquoted operand); this adds what the pipeline shape implies.
+    an unquoted operand); `reader_may_fail`: the reader opens a file, which may
+    be missing or a directory. This adds what the pipeline and the script around
+    it imply.
     """
     reader, consumer = pipeline.stages[0], pipeline.stages[1]
     if context.has_comment(reader.end, consumer.start):
         return None  # a comment between the stages would be lost
-    operator = reader.operator_after
-    stderr_too = operator is not None and operator.type == "|&"
-    if leaves_subshell(pipeline, consumer, context) or stderr_too:
-        unsafe = True
+    reason = _unsafe_because(pipeline, context, reader_may_fail)
     edits = (
         Edit.delete(reader.start, consumer.start),
         Edit.insert(consumer.command.end_byte, b" " + redirect),
     )
-    return StdinRewrite(edits, Applicability.UNSAFE if unsafe else Applicability.SAFE, consumer_label(consumer))
+    applicability = Applicability.UNSAFE if unsafe or reason else Applicability.SAFE
+    return StdinRewrite(edits, applicability, consumer_label(consumer), reason)
+
+
+def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool) -> str | None:
+    """What the rewrite may change beyond what every useless-reader rule's "Fix safety" allows, or None."""
+    consumer = pipeline.stages[1]
+    operator = pipeline.stages[0].operator_after
+    if operator is not None and operator.type == "|&":
+        return "the reader's error messages went into the pipe"
+    escape = escape_reason(pipeline, consumer, context)
+    if escape is not None:
+        return escape
+    name = syntax.command_name(consumer.command)
+    if name is not None and context.redefines(name):
+        # An alias expands differently once its word starts the pipeline (bash expands
+        # none without expand_aliases, but `sh` may be dash); a sourced file may define anything.
+        return f"the script (or a file it sources) may define `{name.decode('utf-8', 'replace')}`"
+    if _reads_stdin_while_expanding(consumer.command):
+        return "a `$(…)` in the consumer runs before the redirect applies and would read the script's own input"
+    if _first_word(consumer.command) == b"time":
+        return "`time` would become the shell keyword, whose report goes to the script's stderr"
+    if _several_commands(consumer.command):
+        return "several commands read the input; from a file, one can seek back and leave the next a different part"
+    if reader_may_fail:
+        return _missing_input_observed(pipeline, context)
+    return None
+
+
+def _missing_input_observed(pipeline: Pipeline, context: Context) -> str | None:
+    """With the file missing or a directory, the fix skips the consumer or hands it the directory: who sees that.
+
+    What changes is the consumer's own output and status: on empty input
+    before, none (skipped) or an error after. Later stages run either way.
+    """
+    consumer = pipeline.stages[1].command_model
+    if not _silent_on_empty_input(pipeline.stages[1]):
+        if len(pipeline.stages) > 2:
+            return "with the file missing, the next stage would get nothing instead of the consumer's output on empty input"
+        if any(a.type in ("command_substitution", "process_substitution") for a in _ancestors(pipeline.root)):
+            return "with the file missing, `$(…)` would capture nothing instead of the consumer's output on empty input"
+    if any(_redirects_stderr(r) for r in pipeline.stages[1].all_redirects):
+        return "given a directory, the consumer's own error message goes where its stderr is redirected"
+    if consumer is not None and consumer.program in _ARCHIVERS:
+        return "given a directory, the archiver reports it in its own words, and more of them than `cat` did"
+    written = _file_read_later(pipeline, context)
+    if written is not None:
+        return f"with the file missing, {written} is not written, and the script uses it afterwards"
+    if len(pipeline.stages) > 2:
+        observed = stage_status_observed(pipeline.root, context.facts)
+    else:
+        use = status_use(pipeline.root, context.facts)
+        observed = use != IGNORED and not (use == TESTED and _fails_on_empty_input(consumer))
+    if observed:
+        return "with the file missing or a directory, the pipeline's exit status changes, and the script sees it"
+    return None
+
+
+# Programs that print nothing when their input is empty (so a skipped one prints the same).
+_SILENT_ON_EMPTY = frozenset(
+    name.encode() for name in {"head", "tail", "sort", "uniq", "tr", "cut", "sed", "tac", "rev", "fold", "paste", "cat"}
+)  # fmt: skip
+_GREPS = frozenset({b"grep", b"egrep", b"fgrep"})
+# Archivers answer a directory on stdin with messages of their own (`tar: This does not look like a tar archive`).
+_ARCHIVERS = frozenset({b"tar", b"bsdtar", b"gtar", b"cpio"})
+# grep options that print something for empty input, or exit 0 on it.
+_GREP_SPEAKS_ON_EMPTY = ("-c", "--count", "-L", "--files-without-match")
+
+
+def _silent_on_empty_input(stage: Stage) -> bool:
+    """The consumer prints nothing when its input is empty: skipped, it prints the same."""
+    if stage.command.type == "while_statement":
+        condition = stage.command.child_by_field_name("condition")
+        return condition is not None and syntax.text(condition).lstrip().startswith(b"read ")  # the body never runs
+    consumer = stage.command_model
+    if consumer is None or consumer.program is None or not consumer.exact:
+        return False
+    if consumer.program in _GREPS:
+        return not consumer.has(*_GREP_SPEAKS_ON_EMPTY)
+    return consumer.program in _SILENT_ON_EMPTY
+
+
+def _fails_on_empty_input(consumer: Command | None) -> bool:
+    """grep selects no line from empty input and exits 1, as the failed redirect does (non-zero either way)."""
+    if consumer is None or consumer.program not in _GREPS or not consumer.exact:
+        return False
+    return not consumer.has("-L", "--files-without-match")
+
+
+def _redirects_stderr(redirect: Node) -> bool:
+    """`2>err`, `2>&1`, `&>log`: the consumer's error messages go elsewhere than cat's did."""
+    if redirect.type != "file_redirect":
+        return False
+    descriptor, operator, _ = syntax.redirect_parts(redirect)
+    return descriptor == 2 or operator in ("&>", "&>>", ">&") and descriptor is None
+
+
+def _file_read_later(pipeline: Pipeline, context: Context) -> str | None:
+    """A file the consumer writes (`> out.txt`) whose name the script mentions again after the pipeline."""
+    for redirect in pipeline.stages[1].all_redirects:
+        _, operator, destination = syntax.redirect_parts(redirect)
+        if destination is None or operator not in (">", ">>", ">|", "&>", "&>>"):
+            continue
+        name = syntax.text(destination)
+        if name not in (b"/dev/null",) and name in context.source[pipeline.root.end_byte :]:
+            return name.decode("utf-8", "replace")
+    return None
+
+
+def _ancestors(node: Node) -> list[Node]:
+    found = []
+    current = node.parent
+    while current is not None:
+        found.append(current)
+        current = current.parent
+    return found
+
+
+def _reads_stdin_while_expanding(command: Node) -> bool:
+    """`echo "$(head -1)"`, `X="$(cat)" env`: substitutions expand before the redirect is opened."""
+    if command.type != "command":
+        return False  # a compound's substitutions run inside it, after its redirects
+    return any(node.type in ("command_substitution", "process_substitution") for node in syntax.walk(command))
+
+
+def _first_word(command: Node) -> bytes | None:
+    if command.type != "command":
+        return None
+    name = command.child_by_field_name("name")
+    return None if name is None else syntax.text(name)
+
+
+# Builtins that never read standard input: a loop body of them and one `read` is one reader.
+_NOT_READERS = frozenset(
+    name.encode()
+    for name in {
+        "echo", "printf", "test", "[", ":", "true", "false", "let", "local", "export", "declare", "typeset",
+        "shift", "break", "continue", "return", "exit", "set", "unset", "cd", "pwd", "readonly",
+    }
+)  # fmt: skip
+
+
+def _several_commands(command: Node) -> bool:
+    """A compound consumer in which more than one command may read the input (`(head -n 1; wc -l)`)."""
+    if command.type == "command":
+        return False
+    readers = 0
+    for node in syntax.walk(command):
+        if node.type == "command" and syntax.command_name(node) not in _NOT_READERS and not _own_stdin(node):
+            readers += 1
+    return readers > 1
+
+
+def _own_stdin(command: Node) -> bool:
+    """The command reads its stdin from its own `<`, here-document or here-string."""
+    parent = command.parent
+    return parent is not None and parent.type == "redirected_statement" and any(
+        syntax.redirects_stdin(r) for r in parent.children_by_field_name("redirect")
+    )

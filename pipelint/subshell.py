@@ -3,29 +3,87 @@
 Every stage of a pipeline runs in a subshell (bash without `lastpipe`, dash).
 A fix that leaves a single command behind runs it in the current shell
 instead: a loop's variables then survive it, `read` sets a variable, `exit`
-ends the script.  Such a fix is unsafe.
+ends the script, `break` leaves the loop around it (issue 13, class 3).
+Such a fix is unsafe, and the message says what would change.
 """
 
 from __future__ import annotations
+
+from tree_sitter import Node
 
 from pipelint import syntax
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 
-# Compound commands whose body only tests: no state escapes them.
-_STATELESS_COMPOUNDS = frozenset({"subshell", "test_command"})
+# Builtins that act on the loop, function or shell they run in; in a pipeline
+# stage they act on a subshell that ends at once.
+_CONTROL_BUILTINS = frozenset({b"break", b"continue", b"exit", b"return", b"suspend", b"logout", b"exec"})
+STATEFUL_BUILTINS = syntax.STATE_CHANGING_BUILTINS | _CONTROL_BUILTINS
+# Words before a builtin that still run it in the shell: `command cd`, `builtin read`.
+_BUILTIN_RUNNERS = frozenset({b"command", b"builtin"})
+
+
+def _plain_name(word: Node) -> bytes:
+    """A command word as the shell looks it up: `\\exit` and `'exit'` are `exit`."""
+    value = syntax.literal_value(word)
+    if value is not None:
+        return value
+    return syntax.text(word).replace(b"\\", b"").replace(b"'", b"").replace(b'"', b"")
+
+
+def _test_assigns(command: Node) -> bool:
+    """`[[ ${v:=x} ]]`, `[[ $((n++)) ]]`: a test that assigns while it expands."""
+    for node in syntax.walk(command):
+        if node.type == "expansion" and b"=" in syntax.text(node):
+            return True
+        if node.type == "arithmetic_expansion":
+            return True
+    return False
+
+
+def escape_reason(pipeline: Pipeline, remaining: Stage, context: Context) -> str | None:
+    """What would escape into the current shell if the other stages went, or None when nothing can."""
+    if len(pipeline.stages) > 2:
+        return None
+    command = remaining.command
+    if command.type == "subshell":
+        return None
+    if command.type == "test_command":
+        return "`[[ … ]]` would assign its variable in the current shell" if _test_assigns(command) else None
+    if command.type != "command":
+        return f"{_compound_label(command)} would run in the current shell: what it sets, and `break`/`exit` in it, would act there"
+    return _simple_command_reason(command, context)
+
+
+def _compound_label(command: Node) -> str:
+    return {
+        "while_statement": "the while loop",
+        "for_statement": "the for loop",
+        "compound_statement": "the block",
+        "if_statement": "the if statement",
+        "case_statement": "the case statement",
+    }.get(command.type, "the compound command")
+
+
+def _simple_command_reason(command: Node, context: Context) -> str | None:
+    name_node = command.child_by_field_name("name")
+    words = [] if name_node is None else [name_node, *syntax.arguments(command)]
+    for index, word in enumerate(words):
+        if b"$" in syntax.text(word) or b"`" in syntax.text(word):
+            return "a computed command name could name a builtin or a function"
+        name = _plain_name(word)
+        if index > 0 and name.startswith(b"-"):
+            continue  # `command -p read`
+        label = name.decode("utf-8", "replace")
+        if name in STATEFUL_BUILTINS:
+            return f"`{label}` would run in the current shell and act on it"
+        if context.redefines(name):
+            return f"`{label}` may be a function of the script, which would run in the current shell"
+        if name not in _BUILTIN_RUNNERS:
+            return None
+    return None if words else "a computed command name could name a builtin or a function"
 
 
 def leaves_subshell(pipeline: Pipeline, remaining: Stage, context: Context) -> bool:
-    """True if removing the other stages would run `remaining` in the current shell."""
-    if len(pipeline.stages) > 2:
-        return False
-    command = remaining.command
-    if command.type in _STATELESS_COMPOUNDS:
-        return False
-    if command.type != "command":
-        return True
-    name = syntax.command_name(command)
-    if name is None:
-        return True  # `$cmd` could name a builtin or a function
-    return name in syntax.STATE_CHANGING_BUILTINS or name in context.functions
+    """True if removing the other stages would run `remaining` in the current shell, where it can change it."""
+    return escape_reason(pipeline, remaining, context) is not None

@@ -8,6 +8,7 @@ no useless reader.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -41,6 +42,13 @@ class UselessReader:
         """How the consumer is named in messages."""
         return self.rewrite.consumer if self.rewrite is not None else "the next command"
 
+    @property
+    def unsafe_because(self) -> str | None:
+        """Why the fix is unsafe beyond the reader's own shape, for the finding's help."""
+        if self.rewrite is None or self.rewrite.unsafe_because is None:
+            return None
+        return f"The fix is unsafe: {self.rewrite.unsafe_because}."
+
     def redirect_fix(self, consumer: str | None = None) -> Fix | None:
         """`Redirect FILE into CONSUMER`, or None where the rewrite cannot be made (a comment between)."""
         if self.rewrite is None:
@@ -62,18 +70,60 @@ def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | N
         return None  # `sudo cat f` opens f as another user: `< f` would not
     if cat.options or not cat.exact or len(cat.operands) != 1:
         return None  # `cat -n f` is not a plain copy; `cat "-$x" f` may not be
+    if context.defines(b"cat"):
+        return None  # the script's own `cat` function or alias: not the program
     operand = cat.operands[0]
-    if syntax.literal_value(operand) == b"-" or syntax.text(operand).startswith(b"-"):
-        return None  # `cat -` reads stdin
-    if not syntax.is_single_word(operand) or operand.type == "process_substitution":
+    if _means_stdin_or_option(operand):
+        return None  # `cat -`, `cat \-n`, `cat "${1:--}"` read stdin or take an option
+    variable = _unquoted_variable(operand)
+    if variable is None and (not syntax.is_single_word(operand) or operand.type == "process_substitution"):
         return None
     if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in reader.all_redirects):
         return None  # `cat f 2>&1 >/dev/null | …` feeds the pipe its errors, not the file
     if not can_take_stdin(pipeline, context):
         return None
-    unsafe = bool(reader.all_redirects) or syntax.has_unquoted_expansion(operand)
-    operand_text = syntax.text(operand)
-    return UselessReader(pipeline, operand_text, rewrite(pipeline, context, b"< " + operand_text, unsafe=unsafe))
+    if variable is not None:  # `cat $f`: the redirect gets `"$f"`, the same file where $f is one word
+        one_word = context.facts.holds_one_word(variable, operand.start_byte)
+        return _useless_cat(pipeline, context, b'"' + syntax.text(operand) + b'"', unsafe=not one_word)
+    unsafe = (
+        bool(reader.all_redirects)
+        or syntax.has_unquoted_expansion(operand)
+        or context.redefines(b"cat")  # a sourced file may define it
+        or context.facts.may_hold_dash_word(operand)  # `file=${1:--}; cat "$file"`: `-` is stdin to cat
+        or _names_no_file(operand)
+    )
+    return _useless_cat(pipeline, context, syntax.text(operand), unsafe=unsafe)
+
+
+def _useless_cat(pipeline: Pipeline, context: Context, operand: bytes, *, unsafe: bool) -> UselessReader:
+    fixed = rewrite(pipeline, context, b"< " + operand, unsafe=unsafe, reader_may_fail=True)
+    return UselessReader(pipeline, operand, fixed)
+
+
+_VARIABLE = re.compile(rb"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\}|([0-9])|\{([0-9]+)\})")
+
+
+def _unquoted_variable(operand: Node) -> bytes | None:
+    """`$f`, `${f}`, `$1` written without quotes: the variable's name (a digit for a positional one)."""
+    if operand.type not in ("simple_expansion", "expansion"):
+        return None
+    match = _VARIABLE.fullmatch(syntax.text(operand))
+    if match is None:
+        return None
+    return next(group for group in match.groups() if group is not None)
+
+
+def _names_no_file(operand: Node) -> bool:
+    """`"$*"` (every argument in one word) and `"~/x"` (a quoted tilde stays a tilde) rarely name an existing file."""
+    text = syntax.text(operand)
+    return b"$*" in text or b"${*}" in text or text.lstrip(b"\"'").startswith(b"~")
+
+
+def _means_stdin_or_option(operand: Node) -> bool:
+    """`-`, `\\-`, `-n`, `"-$x"`, `${1:--}`: an operand cat would not open as a file."""
+    text = syntax.text(operand)
+    unquoted = text.replace(b"\\", b"").replace(b'"', b"").replace(b"'", b"")
+    return unquoted.startswith(b"-") or b"--}" in text  # `${1:--}`, `${1--}`: stdin by default
 
 
 # Operands that leave dd a plain whole-file reader. Anything else (of=, count=,
@@ -96,8 +146,8 @@ def _unquoted_text(node: Node) -> bytes:
 def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessReader | None:
     """The first stage is a dd that only reads one whole file into the second (PL203; PL201 defers)."""
     reader = pipeline.stages[0]
-    if not reader.is_simple:
-        return None
+    if not reader.is_simple or context.defines(b"dd"):
+        return None  # the script's own `dd` function or alias: not the program
     operands = dd_operands.parse(reader.command_model)  # type: ignore[arg-type]
     if operands is None or "if" not in operands or not set(operands) <= _DD_READER_KEYS:
         return None
@@ -110,6 +160,9 @@ def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessReader | Non
     operand = _redirect_operand(operands["if"])
     if not operand or operand == b"-":
         return None
+    device = operands["if"].value or b""
+    if dd_operands.is_tape(device):
+        return None  # dd's bs= is the tape's record size: the reader is the point (issue 13 class 15)
     if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in reader.all_redirects):
         return None  # `dd if=f 2>&1 >/dev/null | …` pipes its statistics, not the file
     if not can_take_stdin(pipeline, context):
@@ -120,8 +173,11 @@ def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessReader | Non
         or not silent  # dd's "records in/out" lines on stderr would disappear
         or syntax.has_unquoted_expansion(operands["if"].node)
         or operand.startswith(b"~")  # `if=~/f`: bash expands it, dash does not
+        or context.redefines(b"dd")  # a sourced file may define it
+        or device.startswith(b"/dev/")  # a character device may return records of dd's bs= size only
     )
-    return UselessReader(pipeline, operand, rewrite(pipeline, context, b"< " + operand, unsafe=unsafe))
+    fixed = rewrite(pipeline, context, b"< " + operand, unsafe=unsafe, reader_may_fail=True)
+    return UselessReader(pipeline, operand, fixed)
 
 
 def _redirect_operand(source: dd_operands.Operand) -> bytes | None:

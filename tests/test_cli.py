@@ -10,7 +10,7 @@ import stat
 import pytest
 from cli_helpers import run_cli, text
 
-BAD = "#!/bin/bash\ncat access.log | grep 500\ncat dump.sql | mysql shop\n"
+BAD = "#!/bin/bash\ncat access.log | grep 500\ncat dump.sql | mysql shop\necho done\n"
 CLEAN = "#!/bin/bash\ngrep 500 < access.log\n"
 
 
@@ -45,7 +45,7 @@ def test_full_format_underlines_the_span_and_shows_help(project):
 
 
 def test_json_format(project):
-    (project / "uni.sh").write_text("#!/bin/bash\necho 'é😀' ; cat f | wc -l\n")
+    (project / "uni.sh").write_text("#!/bin/bash\necho 'é😀' ; cat f | wc -l\necho\n")
     result = run_cli("check", "--output-format", "json", "uni.sh", cwd=project)
     (record,) = json.loads(result.stdout)
     assert record["code"] == "PL001" and record["name"] == "useless-cat"
@@ -64,7 +64,7 @@ def test_fix_rewrites_in_place_keeping_mode(project):
     result = run_cli("check", "--fix", "bad.sh", cwd=project)
     out, _ = text(result)
     assert result.returncode == 0
-    assert script.read_text() == "#!/bin/bash\ngrep 500 < access.log\nmysql shop < dump.sql\n"
+    assert script.read_text() == "#!/bin/bash\ngrep 500 < access.log\nmysql shop < dump.sql\necho done\n"
     assert stat.S_IMODE(script.stat().st_mode) == 0o754
     assert "Found 2 problems (2 fixed, 0 remaining)." in out
     assert not [p for p in project.iterdir() if p.name.endswith(".pipelint")], "temp file left behind"
@@ -75,7 +75,7 @@ def test_fix_follows_symlinks(project):
     link.symlink_to("bad.sh")
     assert run_cli("check", "--fix", "link.sh", cwd=project).returncode == 0
     assert link.is_symlink()
-    assert (project / "bad.sh").read_text().endswith("mysql shop < dump.sql\n")
+    assert (project / "bad.sh").read_text().endswith("mysql shop < dump.sql\necho done\n")
 
 
 def test_unsafe_fixes_need_the_flag(project):
@@ -138,7 +138,7 @@ def test_stdin_with_filename(project):
 
 def test_stdin_fix_prints_the_fixed_script(project):
     result = run_cli("check", "--fix", "-", cwd=project, stdin=BAD.encode())
-    assert result.stdout == b"#!/bin/bash\ngrep 500 < access.log\nmysql shop < dump.sql\n"
+    assert result.stdout == b"#!/bin/bash\ngrep 500 < access.log\nmysql shop < dump.sql\necho done\n"
     assert b"2 fixed" in result.stderr
 
 

@@ -21,15 +21,23 @@ def test_finding_inside_sh_c_points_at_the_script_bytes():
     assert script.encode()[finding.start : finding.end] == b"cat access.log"
 
 
+def test_the_region_s_own_errexit_makes_the_fix_unsafe():
+    """`bash -ec '…'`: a missing input stops the region at the redirect; wc would have printed 0."""
+    script = "bash -ec 'cat access.log | wc -l; echo x'\n"
+    assert fixed(script) == script.encode()
+    assert fixed(script, unsafe=True) == b"bash -ec 'wc -l < access.log; echo x'\n"
+
+
 @pytest.mark.parametrize(
     ("script", "expected"),
     [
-        ("sh -c 'cat access.log | grep 500'\n", "sh -c 'grep 500 < access.log'\n"),
-        ("bash -ec 'cat access.log | wc -l'\n", "bash -ec 'wc -l < access.log'\n"),
-        ("sudo sh -c 'cat dump.sql | mysql shop'\n", "sudo sh -c 'mysql shop < dump.sql'\n"),
-        ('sh -c "cat access.log | grep 500"\n', 'sh -c "grep 500 < access.log"\n'),
+        # The pipeline is not the last command: the status a missing input changes is not seen (issue 13 class 10).
+        ("sh -c 'cat access.log | grep 500; echo x'\n", "sh -c 'grep 500 < access.log; echo x'\n"),
+        ("bash -c 'cat access.log | wc -l; echo x'\n", "bash -c 'wc -l < access.log; echo x'\n"),
+        ("sudo sh -c 'cat dump.sql | mysql shop; echo x'\n", "sudo sh -c 'mysql shop < dump.sql; echo x'\n"),
+        ('sh -c "cat access.log | grep 500; echo x"\n', 'sh -c "grep 500 < access.log; echo x"\n'),
         # nested: both quotings hold the edit
-        ("sh -c \"sh -c 'cat access.log | wc -l'\"\n", "sh -c \"sh -c 'wc -l < access.log'\"\n"),
+        ("sh -c \"sh -c 'cat access.log | wc -l; echo x'\"\n", "sh -c \"sh -c 'wc -l < access.log; echo x'\"\n"),
     ],
 )
 def test_fix_inside_the_string_keeps_behaviour(script, expected, tmp_path):

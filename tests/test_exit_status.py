@@ -38,6 +38,9 @@ OBSERVED = [
     "case a in a) @PIPE@;; esac\n",
     "if true; then @PIPE@; else echo; fi\n",
     "echo a && @PIPE@\n",
+    "for i in 1 2; do @PIPE@; set -e; done\necho after\n",
+    "while true; do @PIPE@; set -e; [ -n \"$again\" ] && break; again=1; done\necho after\n",
+    "eval 'set -e'\n@PIPE@\necho after\n",
 ]
 
 NOT_OBSERVED = [
@@ -53,6 +56,7 @@ NOT_OBSERVED = [
     "( @PIPE@ )\necho after\n",
     "echo a && @PIPE@\necho after\n",
     "set -o pipefail\n@PIPE@\necho after\n",
+    "cat <(@PIPE@)\n",
 ]
 
 
@@ -98,3 +102,35 @@ def test_a_first_stage_status_is_seen_through_pipefail_or_pipestatus(script, tmp
 def test_a_first_stage_status_is_not_seen_otherwise(script, tmp_path):
     assert not _observed(script)[1]
     assert _run(script, "true | true", tmp_path) == _run(script, "false | true", tmp_path)
+
+
+def _use(script: str) -> str:
+    source = script.replace("@PIPE@", "true | true").encode()
+    root = syntax.parse(source).root_node
+    context = Context(source, root, Dialect.BASH)
+    (statement,) = [node for node in syntax.walk(root) if pipelines.is_pipeline_root(node)]
+    return exit_status.status_use(statement, context.facts)
+
+
+TESTED_ONLY = [
+    "if @PIPE@; then echo yes; fi\n",
+    "while @PIPE@; do echo once; break; done\necho after\n",
+    "@PIPE@ && echo yes\necho after\n",
+    "@PIPE@ || echo no\necho after\n",
+    "! @PIPE@\necho after\n",
+    "set -e\nif @PIPE@; then echo yes; fi\necho after\n",
+]
+VALUE_READ = ["@PIPE@\n", "set -e\n@PIPE@\necho after\n", '@PIPE@\necho "rc=$?"\n', "f() { @PIPE@; }\nf\necho \"rc=$?\"\n"]
+
+
+@pytest.mark.parametrize("script", TESTED_ONLY)
+def test_only_zero_or_not_is_tested(script, tmp_path):
+    """One non-zero status for another changes nothing where the status is only tested."""
+    assert _use(script) == exit_status.TESTED
+    assert _run(script, "true | (exit 1)", tmp_path) == _run(script, "true | (exit 2)", tmp_path)
+
+
+@pytest.mark.parametrize("script", VALUE_READ)
+def test_the_value_is_read(script, tmp_path):
+    assert _use(script) == exit_status.VALUE
+    assert _run(script, "true | (exit 1)", tmp_path) != _run(script, "true | (exit 2)", tmp_path)

@@ -28,5 +28,5 @@ def test_apply_edits_keeps_every_other_byte():
 
 
 def test_competing_safe_and_unsafe_fixes_give_the_best_rewrite():
-    script = 'echo "$x" | cat >> log.txt\n'
-    assert fix(script, unsafe=True) == b'echo "$x" >> log.txt\n'
+    script = 'echo "$x" | cat >> log.txt\necho done\n'
+    assert fix(script, unsafe=True) == b'echo "$x" >> log.txt\necho done\n'

@@ -55,10 +55,6 @@ IDS = [rule.code for rule in RULES]
 # Examples whose fix the strict harness shows breaking issue 13's contract:
 # strict xfails until the rule's fix lands.
 ISSUE_13 = {
-    "PL001": 'issue 13 class 10: input a directory: status differs',
-    "PL003": 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    "PL004": 'issue 13 class 10: input missing: status differs; input a directory: stderr differs',
-    "PL203": 'issue 13 class 10: input missing: status differs; input a directory: stderr differs',
 }
 
 

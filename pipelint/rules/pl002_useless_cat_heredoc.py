@@ -42,6 +42,8 @@ class UselessCatHeredocRule(Rule):
         reader = pipeline.stages[0]
         if reader.name != b"cat" or reader.arguments or syntax.has_assignments(reader.command):
             return
+        if context.defines(b"cat"):
+            return  # the script's own `cat` function or alias: not the program (issue 13 class 4)
         redirects = reader.all_redirects
         if len(redirects) != 1 or redirects[0].type not in ("heredoc_redirect", "herestring_redirect"):
             return
@@ -61,7 +63,7 @@ class UselessCatHeredocRule(Rule):
                 and not _other_heredocs(pipeline, document)
             )
         if movable:
-            moved = rewrite(pipeline, context, operator, unsafe=False)
+            moved = rewrite(pipeline, context, operator, unsafe=context.redefines(b"cat"))  # sourced files
             fix = None if moved is None else moved.as_fix(f"Give the {kind} to {moved.consumer} directly")
         yield self.finding(
             f"`cat` only copies a {kind} into {consumer_label(consumer)}: "

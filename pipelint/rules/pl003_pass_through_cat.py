@@ -4,15 +4,32 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipelint import syntax
+from tree_sitter import Node
+
+from pipelint import stage_removal, syntax
+from pipelint.exit_status import status_observed
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
-from pipelint.subshell import leaves_subshell
+from pipelint.subshell import escape_reason
 
 
-def _is_bare_cat(stage: Stage) -> bool:
-    return stage.name == b"cat" and not stage.arguments and not syntax.has_assignments(stage.command)
+def _is_bare_cat(stage: Stage, context: Context) -> bool:
+    """`cat` or `cat -` with nothing else: it copies stdin to stdout and does nothing more."""
+    if stage.name != b"cat" or syntax.has_assignments(stage.command) or context.defines(b"cat"):
+        return False  # the script's own `cat` function or alias is not the program
+    return all(syntax.literal_value(word) == b"-" for word in stage.arguments) and len(stage.arguments) <= 1
+
+
+def _expansion_may_fail(stage: Stage, context: Context) -> bool:
+    """The stage's words may fail to expand (`set -u`, `${x:?}`): the shell then skips its redirects too.
+
+    `sort "$x" | cat > out` creates out whatever sort does; `sort "$x" > out` does not when `$x` is unset.
+    """
+    text = syntax.text(stage.command)
+    if b"$" not in text and b"`" not in text:
+        return False
+    return b"?" in text or context.facts.option_at("nounset", stage.start)
 
 
 class PassThroughCatRule(Rule):
@@ -26,22 +43,28 @@ class PassThroughCatRule(Rule):
         stages = pipeline.stages
         for index in range(1, len(stages)):
             stage = stages[index]
-            if not _is_bare_cat(stage):
-                continue
+            if not _is_bare_cat(stage, context) or context.carriage_return_after(stage.command.end_byte):
+                continue  # `cat\r` in a CRLF script is no cat
             if index < len(stages) - 1:
-                finding = self._middle(stage, stages[index + 1], context)
+                finding = self._middle(pipeline, index, context)
             else:
                 finding = self._before_file(pipeline, stages[index - 1], stage, context)
             if finding is not None:
                 yield finding
 
-    def _middle(self, cat: Stage, following: Stage, context: Context) -> Finding | None:
+    def _middle(self, pipeline: Pipeline, index: int, context: Context) -> Finding | None:
+        cat, following = pipeline.stages[index], pipeline.stages[index + 1]
         if cat.all_redirects:
             return None
         if context.has_comment(cat.end, following.start):
             return None  # keep comments: no finding we could not fix cleanly
-        fix = self.fix("Remove the `cat` stage", Applicability.SAFE, Edit.delete(cat.start, following.start))
-        return self.finding("`cat` in the middle of a pipeline copies every byte for nothing", cat.start, cat.end, fix)
+        reason = stage_removal.unsafe_reason(pipeline, index, context)
+        if reason is None and context.redefines(b"cat"):
+            reason = "a sourced file could define `cat`"
+        applicability = Applicability.UNSAFE if reason else Applicability.SAFE
+        fix = self.fix("Remove the `cat` stage", applicability, Edit.delete(cat.start, following.start))
+        message = "`cat` in the middle of a pipeline copies every byte for nothing"
+        return self.finding(message, cat.start, cat.end, fix, help=_help(reason))
 
     def _before_file(self, pipeline: Pipeline, previous: Stage, cat: Stage, context: Context) -> Finding | None:
         redirects = cat.all_redirects
@@ -57,15 +80,40 @@ class PassThroughCatRule(Rule):
         if context.has_comment(previous.end, cat.start):
             return None
         target = syntax.text(redirects[0])
-        unsafe = leaves_subshell(pipeline, previous, context)
+        reason = self._before_file_unsafe(pipeline, previous, context)
         fix = self.fix(
             f"Redirect straight to the file ({target.decode('utf-8', 'replace')})",
-            Applicability.UNSAFE if unsafe else Applicability.SAFE,
-            Edit(previous.end, redirects[0].start_byte, b" "),
+            Applicability.UNSAFE if reason else Applicability.SAFE,
+            *_move_redirect(previous, redirects[0], target),
         )
-        return self.finding(
-            "`cat` only copies the pipeline's output into a file: redirect the previous command instead",
-            cat.start,
-            cat.end,
-            fix,
-        )
+        message = "`cat` only copies the pipeline's output into a file: redirect the previous command instead"
+        return self.finding(message, cat.start, cat.end, fix, help=_help(reason))
+
+    @staticmethod
+    def _before_file_unsafe(pipeline: Pipeline, previous: Stage, context: Context) -> str | None:
+        escape = escape_reason(pipeline, previous, context)
+        if escape is not None:
+            return escape
+        if context.facts.reads_pipestatus or status_observed(pipeline.root, context.facts):
+            return "the pipeline's status would be the previous command's instead of `cat`'s, and the script sees it"
+        if _expansion_may_fail(previous, context):
+            return "if the previous command's words fail to expand, the file would not be created"
+        if context.redefines(b"cat"):
+            return "a sourced file could define `cat`"
+        return None
+
+
+def _move_redirect(previous: Stage, redirect: Node, target: bytes) -> tuple[Edit, ...]:
+    """Delete `| cat > f` and give `> f` to the previous command, before its own redirects.
+
+    `ls a 2>&1 | cat > out` sends both streams to out: `ls a > out 2>&1` keeps
+    that, `ls a 2>&1 > out` would not (redirects apply left to right).
+    """
+    own = [r for r in previous.all_redirects if r.type == "file_redirect"]
+    if not own:
+        return (Edit(previous.end, redirect.start_byte, b" "),)
+    return (Edit.insert(own[0].start_byte, target + b" "), Edit.delete(previous.end, redirect.end_byte))
+
+
+def _help(reason: str | None) -> str | None:
+    return None if reason is None else f"The fix is unsafe: {reason}."

@@ -28,8 +28,6 @@ _KNOWN_FLAGS = frozenset(
     {"append", "direct", "directory", "dsync", "sync", "fullblock", "nonblock", "noatime", "nocache", "noctty",
      "nofollow", "count_bytes", "skip_bytes", "seek_bytes", "binary", "text"}
 )  # fmt: skip
-# Tape drives: each write is one tape block, so the block size is the format.
-_TAPES = (b"/dev/st", b"/dev/nst", b"/dev/rmt", b"/dev/sa", b"/dev/nsa", b"/dev/rst", b"/dev/tape")
 
 
 def _describe(size: int) -> str:
@@ -160,7 +158,7 @@ class DdSmallBlocksRule(Rule):
             reasons.append("cbs= is given")
         for key in ("if", "of"):
             value = operands[key].value if key in operands else None
-            if value is not None and value.startswith(_TAPES):
+            if value is not None and dd_operands.is_tape(value):
                 reasons.append(f"{key}= is a tape, where the block size is the format")
         return reasons
 

@@ -16,6 +16,7 @@ SCRIPT = (
     "cat access.log 2>/dev/null | wc -l\n"
     "sort words.txt | cat | uniq -c\n"
     "cat dump.sql | mysql shop\n"
+    "echo end\n"  # the last pipeline's status would be the script's: its fix would be unsafe
 )
 
 
@@ -65,11 +66,11 @@ async def test_unsafe_fix_is_labelled_and_not_preferred(client, workspace, tmp_p
 
 
 async def test_edit_ranges_hold_after_non_ascii_and_emoji(client, workspace, tmp_path):
-    text = '#!/bin/bash\necho "héllo 😀 wörld"; cat access.log | grep 500\n'
+    text = '#!/bin/bash\necho "héllo 😀 wörld"; cat access.log | grep 500\necho end\n'
     uri, (target,) = await opened(client, workspace, text)
     action = titled(await code_actions(client, uri, target.range), "PL001: Redirect access.log into grep")
     fixed = apply_workspace_edit(text, uri, action.edit)  # positions counted in UTF-16 here
-    assert fixed == '#!/bin/bash\necho "héllo 😀 wörld"; grep 500 < access.log\n'
+    assert fixed == '#!/bin/bash\necho "héllo 😀 wörld"; grep 500 < access.log\necho end\n'
     assert await relint(client, uri, fixed, 2) == []
     # Success path: the rules' error path is issue 13 class 10 (tests/rules)
     assert_same_behaviour(text.encode(), fixed.encode(), tmp_path, "bash", inputs=())
@@ -133,7 +134,7 @@ async def test_quick_fixes_are_for_the_latest_text_only(client, workspace):
     """Before the lint of the newest text there is no quick fix (a stale one would name
     an old version and old ranges); once its diagnostics arrive, the fix is for it."""
     uri, _ = await opened(client, workspace, "#!/bin/bash\necho start\n")
-    text = "#!/bin/bash\ncat access.log | grep 500\n"
+    text = "#!/bin/bash\ncat access.log | grep 500\necho end\n"
     mark = len(client.published)
     change_document(client, uri, text, version=2)
     at = types.Position(1, 1)
@@ -143,7 +144,7 @@ async def test_quick_fixes_are_for_the_latest_text_only(client, workspace):
     await published(client, uri, version=2, after=mark)
     action = titled(await code_actions(client, uri, types.Range(at, at)), "PL001: Redirect access.log into grep")
     assert action.edit.document_changes[0].text_document.version == 2
-    assert apply_workspace_edit(text, uri, action.edit, version=2) == "#!/bin/bash\ngrep 500 < access.log\n"
+    assert apply_workspace_edit(text, uri, action.edit, version=2) == "#!/bin/bash\ngrep 500 < access.log\necho end\n"
 
 
 @pytest.mark.parametrize(

@@ -137,7 +137,7 @@ def server_with_one_document(monkeypatch, uri: str, place: str = "loop"):
     server = server_module.PipelintServer(place)
     server.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Full)
     server.workspace.put_text_document(
-        types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text="cat access.log | grep 500\n")
+        types.TextDocumentItem(uri=uri, language_id="shellscript", version=1, text="cat access.log | grep 500\necho end\n")
     )
     shown, logged, published = [], [], []
     monkeypatch.setattr(server, "window_show_message", shown.append)
@@ -183,7 +183,7 @@ async def test_a_failed_fix_all_is_not_kept(monkeypatch):
         patch.setattr(server_module, "fix_document", lambda job: 1 / 0)
         with pytest.raises(ZeroDivisionError):
             await server.fixed_source(document)
-    assert await server.fixed_source(document) == b"grep 500 < access.log\n"
+    assert await server.fixed_source(document) == b"grep 500 < access.log\necho end\n"
     server.worker.stop()
 
 

@@ -43,7 +43,6 @@ def test_reports(script):
         "cat - | wc -l",
         "cat *.log | wc -l",
         "cat {a,b}.log | wc -l",
-        "cat $file | wc -l",
         'cat "$@" | wc -l',
         'cat "${files[@]}" | wc -l',
         "cat access.log",
@@ -66,8 +65,19 @@ def test_dump_consumer_is_pl004_not_pl001():
 @pytest.mark.parametrize(
     ("script", "expected", "safety"),
     [
-        ("cat access.log | grep 500\n", "grep 500 < access.log\n", Applicability.SAFE),
-        ('cat "my file.txt" | wc -l\n', 'wc -l < "my file.txt"\n', Applicability.SAFE),
+        # The script's exit status is the pipeline's: a missing file changes it (issue 13 class 10).
+        ("cat access.log | grep 500\n", "grep 500 < access.log\n", Applicability.UNSAFE),
+        ("cat access.log | grep 500\necho done\n", "grep 500 < access.log\necho done\n", Applicability.SAFE),
+        ('cat "my file.txt" | wc -l\n', 'wc -l < "my file.txt"\n', Applicability.UNSAFE),
+        ('cat "my file.txt" | wc -l\necho done\n', 'wc -l < "my file.txt"\necho done\n', Applicability.SAFE),
+        ('set -e\ncat "my file.txt" | wc -l\necho done\n', 'set -e\nwc -l < "my file.txt"\necho done\n', Applicability.UNSAFE),
+        ('cat f | wc -l\necho "rc=$?"\n', 'wc -l < f\necho "rc=$?"\n', Applicability.UNSAFE),
+        # Only tested: grep exits non-zero on empty input as the failed redirect does; wc does not.
+        ("if cat f | grep -q x; then echo y; fi\n", "if grep -q x < f; then echo y; fi\n", Applicability.SAFE),
+        ("if cat f | wc -l; then echo y; fi\n", "if wc -l < f; then echo y; fi\n", Applicability.UNSAFE),
+        # A `$(…)` captures what the consumer prints on empty input: wc prints 0, head nothing.
+        ('n=$(cat f | wc -l)\necho "$n"\n', 'n=$(wc -l < f)\necho "$n"\n', Applicability.UNSAFE),
+        ('echo "$(cat f | head -1)"\n', 'echo "$(head -1 < f)"\n', Applicability.SAFE),
         ("cat access.log | grep 500 | sort\n", "grep 500 < access.log | sort\n", Applicability.SAFE),
         ("cat access.log 2>/dev/null | wc -l\n", "wc -l < access.log\n", Applicability.UNSAFE),
         ("cat access.log |& wc -l\n", "wc -l < access.log\n", Applicability.UNSAFE),
@@ -92,50 +102,51 @@ def test_fix_and_its_safety(script, expected, safety):
 
 
 # Each case is run by real bash (or dash for .sh) before and after the fix.
+# A pipeline whose status the script hands on (its last command) gets an
+# unsafe fix (UNSAFE_WHERE_SEEN below); `echo after` keeps these safe.
 TRICKY = [
-    "cat access.log | grep 500\n",
-    'cat "my file.txt" | tr a-z A-Z\n',
-    "cat 'my file.txt' | sort -r\n",
-    "cat access.log \\\n  | grep 500 \\\n  | wc -l\n",
-    "cat access.log | \\\n    grep -c 500\n",
+    "cat access.log | grep 500\necho after\n",
+    'cat "my file.txt" | tr a-z A-Z\necho after\n',
+    "cat 'my file.txt' | sort -r\necho after\n",
+    "cat access.log | \\\n    grep -c 500\necho after\n",
     "cat access.log | grep 500 > out.txt\necho done\n",
-    "cat access.log | grep 500 2>/dev/null >> out.txt\n",
-    'n=$(cat access.log | wc -l); echo "$n"\n',
-    'echo "$(cat "$(echo access.log)" | grep -c 500)"\n',
+    'n=$(cat access.log | head -1); echo "$n"\n',
+    'echo "$(cat "$(echo access.log)" | grep 500)"\n',
     "if cat access.log | grep -q 404; then echo found; fi\n",
-    "count() { cat \"$1\" | wc -l; }\ncount access.log\n",
-    "cat latin.txt | od -c\n",
-    "cat access.log | grep 500\r\necho after\r\n",
+    "cat access.log | grep 404 && echo found\necho after\n",
+    "count() { cat \"$1\" | wc -l; echo counted; }\ncount access.log\n",
+    "cat latin.txt | od -c\necho after\n",
     "cat access.log | sort | uniq -c | sort -rn\n",
     "cat access.log | while read -r line; do echo \"got $line\"; done | tail -1\n",
     "printf '%s\\n' \"$(cat access.log | head -1)\"\n",
     "diff <(cat access.log | sort) <(sort access.log) && echo same\n",
 ]
 
-# Cases the strict harness shows breaking issue 13's contract: strict xfails until the rule's fix lands.
-ISSUE_13_BASH = {
-    'cat access.log | grep 500\n': 'issue 13 class 10: input a directory: status differs',
-    'cat "my file.txt" | tr a-z A-Z\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    "cat 'my file.txt' | sort -r\n": 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat access.log | \\\n    grep -c 500\n': 'issue 13 class 10: input a directory: status differs',
-    'cat access.log | grep 500 2>/dev/null >> out.txt\n': 'issue 13 class 10: input a directory: status differs',
-    'n=$(cat access.log | wc -l); echo "$n"\n': 'issue 13 class 10: input missing: stdout, state differ',
-    'echo "$(cat "$(echo access.log)" | grep -c 500)"\n': 'issue 13 class 10: input missing: stdout differs',
-    'count() { cat "$1" | wc -l; }\ncount access.log\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat latin.txt | od -c\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat access.log | grep 500\r\necho after\r\n': "issue 13 class 9: a CRLF script: the fix moves the `\\r` off the file name's word",
-}
-ISSUE_13_DASH = {
-    'cat access.log | grep 500\n': 'issue 13 class 10: input missing: status differs (under dash only); input a directory: status differs',
-    'cat "my file.txt" | tr a-z A-Z\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    "cat 'my file.txt' | sort -r\n": 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat access.log | \\\n    grep -c 500\n': 'issue 13 class 10: input missing: status differs (under dash only); input a directory: status differs',
-    'cat access.log | grep 500 2>/dev/null >> out.txt\n': 'issue 13 class 10: input missing: status differs (under dash only); input a directory: status differs',
-    'n=$(cat access.log | wc -l); echo "$n"\n': 'issue 13 class 10: input missing: stdout, state differ',
-    'echo "$(cat "$(echo access.log)" | grep -c 500)"\n': 'issue 13 class 10: input missing: stdout differs',
-    'count() { cat "$1" | wc -l; }\ncount access.log\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat latin.txt | od -c\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-}
+# Where the script sees the pipeline's status or captures the consumer's output
+# on empty input, a missing or directory input changes what it does: unsafe.
+UNSAFE_WHERE_SEEN = [
+    "cat access.log | grep 500\n",
+    'cat "my file.txt" | tr a-z A-Z\n',
+    'n=$(cat access.log | wc -l); echo "$n"\n',
+    'echo "$(cat "$(echo access.log)" | grep -c 500)"\n',
+    'count() { cat "$1" | wc -l; }\ncount access.log\n',
+    "set -e\ncat access.log | wc -l\necho after\n",
+    "cat access.log | wc -l\necho \"rc=$?\"\n",
+    "cat access.log | wc -l || echo failed\necho after\n",
+]
+ISSUE_13_BASH: dict = {}
+ISSUE_13_DASH: dict = {}
+
+
+@pytest.mark.parametrize("script", UNSAFE_WHERE_SEEN)
+def test_fix_is_unsafe_where_a_missing_input_would_show(script, tmp_path):
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert fix(script) == script.encode()
+    # The reason is real: with the input taken away, bash behaves differently.
+    fixed = fix(script, unsafe=True)
+    with pytest.raises(AssertionError):
+        assert_same_behaviour(script.encode(), fixed, tmp_path, "bash", rules=("PL001",))
 
 
 @pytest.mark.parametrize("script", known_to_fail(TRICKY, ISSUE_13_BASH))
@@ -154,23 +165,37 @@ def test_fix_keeps_behaviour_in_dash(script, tmp_path):
 
 
 def test_a_missing_file_changes_only_the_error_path(tmp_path):
-    """Documented under Fix safety: the shell reports it and the consumer does not run."""
+    """Documented under Fix safety: the shell reports it and the consumer does not run.
+
+    Here the script reads `$?`, so the fix is unsafe (--unsafe-fixes applies it).
+    """
     from harness import run_script
 
     script = b'cat missing.txt | wc -l\necho "status $?"\n'
-    fixed = fix(script)
+    fixed = fix(script, unsafe=True)
     assert fixed == b'wc -l < missing.txt\necho "status $?"\n'
     assert run_script(script, tmp_path / "a").stdout == b"0\nstatus 0\n"
     assert run_script(fixed, tmp_path / "b").stdout == b"status 1\n"
 
 
 def test_non_utf8_bytes_survive_the_fix():
-    source = b"# caf\xe9 \xff\xfe\ncat access.log | grep 500 # na\xefve\n"
-    assert fix(source) == b"# caf\xe9 \xff\xfe\ngrep 500 < access.log # na\xefve\n"
+    source = b"# caf\xe9 \xff\xfe\ncat access.log | grep 500 # na\xefve\necho\n"
+    assert fix(source) == b"# caf\xe9 \xff\xfe\ngrep 500 < access.log # na\xefve\necho\n"
 
 
 def test_crlf_and_tabs_survive_the_fix():
-    assert fix(b'cat "a\tb" |\tgrep\t500\r\necho after\r\n') == b'grep\t500 < "a\tb"\r\necho after\r\n'
+    # A `\r` then blanks is a word of its own to the shell: the redirect can go before the blanks.
+    assert fix(b'cat "a\tb" |\tgrep\t500 \r\necho after\r\n') == b'grep\t500 < "a\tb" \r\necho after\r\n'
+
+
+@pytest.mark.parametrize(
+    "script", [b"cat access.log | grep 500\r\necho after\r\n", b"cat access.log | wc -l\r\necho after\r\n"]
+)
+def test_no_fix_moves_a_crlf_carriage_return(script, tmp_path):
+    """Issue 13 class 9: `grep 500\r` greps for `500\r`; `grep 500 < access.log\r` would open `access.log\r`."""
+    (finding,) = lint(script)
+    assert finding.fix is None
+    assert fix(script, unsafe=True) == script
 
 
 def test_sh_script_fix_adds_no_bashism():
@@ -197,3 +222,114 @@ def test_a_computed_option_is_not_taken_for_the_file():
 def test_a_comment_between_the_stages_keeps_the_finding_but_has_no_fix():
     (finding,) = lint("cat f | # the log\ngrep x\n")
     assert finding.code == "PL001" and finding.fix is None
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'cat "$*" | wc -l\necho\n',  # every argument joined: rarely one existing file (issue 13 class 10)
+        'cat "~/x" | wc -l\necho\n',  # a quoted tilde is no home directory
+        'file=${1:--}\ncat "$file" | tr a-z A-Z\necho\n',  # `-` means stdin to cat (class 13)
+        'x=-n\ncat "$x" | wc -l\necho\n',
+        ". ./lib.sh\ncat f | wc -l\necho\n",  # the sourced file could define cat (class 4)
+    ],
+)
+def test_operands_and_names_that_make_the_fix_unsafe(script):
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+
+
+@pytest.mark.parametrize(
+    "script",
+    ["cat \\- | wc -l\n", "cat \\-n f | wc -l\n", 'cat "${1:--}" | wc -l\n', "cat() { tac \"$@\"; }\ncat f | wc -l\n",
+     "alias cat='cat -n'\ncat f | wc -l\n", "function cat { tac; }\ncat f | wc -l\n"],
+)
+def test_stdin_options_and_the_script_s_own_cat_are_not_reported(script):
+    assert "PL001" not in codes(script)
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "for i in 1 2; do cat f | break; done\n",
+        "for i in 1 2; do cat f | continue; done\n",
+        "f() { cat x | return 3; }\n",
+        "cat f | command -p read v\n",
+        "cat f | builtin read v\n",
+        "cat f | \\exit\n",
+        "cat f | command cd /\n",
+        "cat f | [[ ${v:=x} ]]\n",
+        "cat f | time wc -l 2>/dev/null\necho\n",
+        'cat f | echo "got: $(head -1)"\necho\n',
+        'cat f | X="$(head -1)" env\necho\n',
+        "cat f | (head -n 1; wc -l)\necho\n",
+        "cat f | { head -n 1; wc -l; } | sort\necho\n",
+    ],
+)
+def test_consumers_that_change_with_the_redirect_get_an_unsafe_fix(script):
+    """Issue 13 classes 3, 5, 12, 14: the finding's help says what would change."""
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert finding.help and finding.help.startswith("The fix is unsafe: ")
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_an_unquoted_variable_holding_one_word_gets_a_safe_quoted_fix(shell, tmp_path):
+    """Issue 10 (ShellCheck SC2002 reports it too): `cat $f` → `< "$f"`."""
+    script = b"f=access.log\ncat $f | wc -l\necho after\n"
+    source = script if shell == "bash" else b"#!/bin/sh\n" + script
+    path = "script.bash" if shell == "bash" else "script.sh"
+    fixed = fix(source, path)
+    assert fixed.endswith(b'f=access.log\nwc -l < "$f"\necho after\n')
+    assert_same_behaviour(source, fixed, tmp_path, shell, path=path)
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'f="my file.txt"\ncat $f | wc -l\necho after\n',  # split into two operands by the original
+        "cat $1 | wc -l\necho after\n",  # an argument may hold blanks or globs
+        "for f in *.txt; do cat $f | wc -l; done\necho after\n",  # a file name may hold blanks
+        'f=access.log\nIFS=.\ncat $f | wc -l\necho after\n',  # IFS splits it
+    ],
+)
+def test_an_unquoted_variable_that_may_split_gets_an_unsafe_fix(script, tmp_path):
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert b'< "$' in fix(script, unsafe=True)
+
+
+def test_the_unsafe_quoted_fix_reads_what_the_split_did_not(tmp_path):
+    from harness import run_script
+
+    script = b'f="my file.txt"\ncat $f | wc -l\n'
+    fixed = fix(script, unsafe=True)
+    assert fixed == b'f="my file.txt"\nwc -l < "$f"\n'
+    assert run_script(script, tmp_path / "a").stdout != run_script(fixed, tmp_path / "b").stdout
+
+
+@pytest.mark.parametrize("script", ["cat $@ | wc -l\n", "cat $* | wc -l\n", "cat ${a[@]} | wc -l\n", "cat ${f:-x} | wc -l\n"])
+def test_unquoted_expansions_of_several_words_are_not_reported(script):
+    assert "PL001" not in codes(script)
+
+
+@pytest.mark.parametrize(
+    "script", ["alias wc='wc -c'\n( cat f | wc | cat > out )\n", "wc() { command wc -c; }\ncat f | wc | sort\necho\n"]
+)
+def test_a_consumer_the_script_defines_gets_an_unsafe_fix(script):
+    """Issue 13 class 4, for the consumer: an alias or function of that name may act differently first in line."""
+    (finding,) = [f for f in lint(script, "x.sh") if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "cat access.log | grep 500 2>/dev/null >> out.txt\necho after\n",  # grep's `Is a directory` goes to /dev/null
+        "n=$(cat access.log | sort -r 2>err)\necho \"$n\"\n",  # …into err, where cat's went to the script's stderr
+        "cat access.log | wc -l | sort\necho after\n",  # wc's `0` on empty input would not reach sort
+    ],
+)
+def test_where_the_consumer_s_own_messages_or_output_would_go_elsewhere_the_fix_is_unsafe(script, tmp_path):
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE

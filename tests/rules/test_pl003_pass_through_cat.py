@@ -45,28 +45,61 @@ TRICKY = [
     "sort words.txt | cat | uniq -c\n",
     "sort words.txt | cat > out.txt\ncat out.txt\n",
     "sort words.txt | cat >> out.txt\nsort words.txt | cat >> out.txt\ncat out.txt\n",
-    "sort words.txt 2>/dev/null | cat > out.txt\n",
+    "sort words.txt 2>/dev/null | cat > out.txt\necho after\n",
     "grep 500 access.log \\\n  | cat \\\n  | wc -l\n",
     "sort words.txt | cat | cat | uniq\n",
     'n=$(sort -u words.txt | cat | wc -l); echo "$n"\n',
-    "cat access.log | cat | cat > out.txt\n",
+    "cat access.log | cat | cat > out.txt\necho after\n",
+    # issue 13 class 2: the file goes before a `2>&1` meant to follow it
+    "ls missing.txt words.txt 2>&1 | cat > out.txt\necho after\n",
+    # issue 10: `cat -` is the same pass-through
+    "sort words.txt | cat - | uniq -c\n",
+    "sort words.txt | cat - > out.txt\necho after\n",
+]
+ISSUE_13_BASH: dict = {}
+ISSUE_13_DASH: dict = {}
+
+# The status of the pipeline (or of the removed stage) is seen, the previous
+# command's words may fail to expand, or the script defines `cat`: unsafe or none.
+UNSAFE = [
+    "sort words.txt 2>/dev/null | cat > out.txt\n",
+    "grep nothing words.txt | cat > out.txt\necho \"rc=$?\"\n",
+    "set -e\ngrep nothing words.txt | cat > out.txt\necho after\n",
+    "sort words.txt | cat | uniq\necho \"${PIPESTATUS[*]}\"\n",
+    "set -o pipefail\nsort missing.txt | cat | uniq\necho \"rc=$?\"\n",
+    "set -u\n( sort \"$x\" | cat > out.txt )\necho after\n",
+    "sort \"${x:?}\" | cat > out.txt\necho after\n",
 ]
 
-# Cases the strict harness shows breaking issue 13's contract: strict xfails until the rule's fix lands.
-ISSUE_13_BASH = {
-    'sort words.txt 2>/dev/null | cat > out.txt\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat access.log | cat | cat > out.txt\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-}
-ISSUE_13_DASH = {
-    'sort words.txt 2>/dev/null | cat > out.txt\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-    'cat access.log | cat | cat > out.txt\n': 'issue 13 class 10: input missing: status differs; input a directory: status differs',
-}
+
+@pytest.mark.parametrize("script", UNSAFE)
+def test_fix_is_unsafe_where_the_difference_shows(script, tmp_path):
+    (finding,) = [f for f in lint(script) if f.code == "PL003"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert fix(script) == script.encode()
+
+
+@pytest.mark.parametrize(
+    "script",
+    ["alias cat='cat -n'\nsort words.txt | cat > out.txt\necho\n", "cat() { tac; }\nsort words.txt | cat | uniq\n"],
+)
+def test_the_script_s_own_cat_is_not_reported(script):
+    assert "PL003" not in codes(script)
+
+
+def test_redirect_goes_before_a_dup():
+    assert fix("ls a b 2>&1 | cat > out.txt\necho\n") == b"ls a b > out.txt 2>&1\necho\n"
+
+
+def test_crlf_cat_is_no_cat():
+    assert "PL003" not in codes("sort words.txt | cat\r\n")
+    assert "PL003" not in codes("sort words.txt | cat \r\n")
 
 
 @pytest.mark.parametrize("script", known_to_fail(TRICKY, ISSUE_13_BASH))
 def test_fix_keeps_behaviour(script, tmp_path):
     fixed = fix(script)
-    assert b"| cat |" not in fixed and b"| cat >" not in fixed
+    assert b"| cat |" not in fixed and b"| cat >" not in fixed and b"| cat - " not in fixed
     assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")
 
 
@@ -78,7 +111,7 @@ def test_fix_keeps_behaviour_in_dash(script, tmp_path):
 
 def test_fixes():
     assert fix("sort words.txt | cat | uniq\n") == b"sort words.txt | uniq\n"
-    assert fix("sort words.txt | cat > out.txt\n") == b"sort words.txt > out.txt\n"
+    assert fix("sort words.txt | cat > out.txt\necho\n") == b"sort words.txt > out.txt\necho\n"
     assert fix("sort words.txt | cat | cat | uniq\n") == b"sort words.txt | uniq\n"
 
 
