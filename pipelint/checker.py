@@ -6,11 +6,12 @@ import os
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
 
 from tree_sitter import Node
 
-from pipelint import candidates, embedded, parse_guards, suppression, syntax
+from pipelint import candidates, embedded, exit_status, parse_guards, suppression, syntax
 from pipelint import pipeline as pipelines
 from pipelint.dialect import SHELLS, Dialect, adds_bashism, detect
 from pipelint.finding import Edit, Finding, FixAvailability, RuleCrash
@@ -155,7 +156,8 @@ def check(
         result.findings.append(_guard_fix(finding, parsed, source, dialect))
     depth = 0 if region is None else region.depth
     remote = SHELLS[settings.remote_shell].dialect if settings is not None else Dialect.SH
-    result.regions = embedded.find_regions(commands, context.command, depth, remote, region)
+    seen = partial(exit_status.command_status_observed, facts=context.facts)
+    result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen)
     return result
 
 

@@ -27,6 +27,7 @@ from pipelint import syntax
 from pipelint.command import Command
 from pipelint.dialect import Dialect
 from pipelint.heredoc_scripts import heredoc_region
+from pipelint.launchers import DROPPED, PASSED
 from pipelint.regions import Quoting, Region, RegionBuilder
 from pipelint.remote_commands import stdout_crosses_link
 from pipelint.shell_runners import FINDERS, LEADS, Script, scripts_run_by
@@ -137,12 +138,15 @@ def find_regions(
     depth: int = 0,
     remote_dialect: Dialect = Dialect.SH,
     parent: Region | None = None,
+    status_seen: Callable[[Node], bool] | None = None,
 ) -> list[Region]:
     """The inner scripts these command nodes run (none below MAX_DEPTH); read gives a node's model.
 
     remote_dialect: the shell of ssh's and `su -c`'s scripts (setting `remote-shell`).
     parent: the region these commands are in; a script whose output is
     parent's output crosses the network when parent's does (`ssh h "sh -c '…'"`).
+    status_seen: whether the outer script sees a command node's exit status
+    (`exit_status.command_status_observed`); unknown counts as seen.
     """
     if depth >= MAX_DEPTH:
         return []
@@ -156,5 +160,7 @@ def find_regions(
                 continue
             if parent is not None and stdout_crosses_link(node, parent) and not region.stdout_over_network:
                 region = replace(region, stdout_over_network=True)
+            if script.status == DROPPED or (script.status == PASSED and status_seen is not None and not status_seen(node)):
+                region = replace(region, status_handed_on=False)
             found.append(region)
     return found

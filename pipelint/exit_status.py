@@ -56,7 +56,7 @@ def status_use(statement: Node, facts: ScriptFacts) -> str:
             return VALUE
         kind = parent.type
         if kind == "program":
-            return VALUE if facts.errexit_at(node.start_byte) or _status_handed_on(node, parent) else IGNORED
+            return VALUE if facts.errexit_at(node.start_byte) or _status_handed_on(node, parent, facts) else IGNORED
         if kind == "list":
             if node != _last_named(parent):
                 return TESTED  # `a && b`, `a || b`
@@ -90,6 +90,16 @@ def status_use(statement: Node, facts: ScriptFacts) -> str:
             node = assignment  # `n=$(…)` as a statement has the substitution's status
         else:
             return VALUE
+
+
+def command_status_observed(command: Node, facts: ScriptFacts) -> bool:
+    """Whether anything can see the exit status of one command node, a stage of a pipeline or a statement."""
+    node = command
+    while node.parent is not None and node.parent.type in ("redirected_statement", "pipeline"):
+        if node.parent.type == "pipeline" and node != _last_named(node.parent):
+            return stage_status_observed(node.parent, facts)  # a stage before the last
+        node = node.parent
+    return status_observed(node, facts)
 
 
 def stage_status_observed(statement: Node, facts: ScriptFacts) -> bool:
@@ -175,6 +185,6 @@ def _reads_status_next(node: Node) -> bool:
     return following.type == "command" and text.strip() in (b"exit", b"return")
 
 
-def _status_handed_on(node: Node, program: Node) -> bool:
+def _status_handed_on(node: Node, program: Node, facts: ScriptFacts) -> bool:
     """At the top level: the script's own exit status is its last command's, and `$?` may be read next."""
-    return _is_last_statement(program, node) or _reads_status_next(node)
+    return (facts.status_handed_on and _is_last_statement(program, node)) or _reads_status_next(node)

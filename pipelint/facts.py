@@ -126,9 +126,18 @@ class _OnFirstUse(Mapping):
 class ScriptFacts:
     """Script-wide facts about one parsed file."""
 
-    def __init__(self, root: Node, read: Callable[[Node], Command], errexit: bool = False, pipefail: bool = False):
+    def __init__(
+        self,
+        root: Node,
+        read: Callable[[Node], Command],
+        errexit: bool = False,
+        pipefail: bool = False,
+        status_handed_on: bool = True,
+    ):
         self.root = root
         self._read = read  # the file's cached command reader (`Context.command`)
+        # Whether the status of the script's last command is seen (`regions.Region.status_handed_on`).
+        self.status_handed_on = status_handed_on
         # Options in force from the first line: a region run by `bash -e -c`, a CI step's `bash -eo pipefail`.
         self._options_from_start = {name for name, on in (("errexit", errexit), ("pipefail", pipefail)) if on}
 
@@ -194,7 +203,7 @@ class ScriptFacts:
         """`$name` unquoted at offset expands to exactly one word, unchanged: set once, before, to a literal
         without blanks or glob characters, and the script never sets IFS (issue 10: `cat $f | cmd`)."""
         known = self.literal_variables.get(name)
-        if known is None or b"IFS" in self._gathered.assignments or b"IFS" in self._gathered.other_uses:
+        if known is None or b"IFS" in self._variables.assignments or b"IFS" in self._variables.other_uses:
             return False
         assigned_at, value = known
         return assigned_at <= offset and bool(value) and not any(ch in value for ch in b" \t\n*?[")
@@ -207,7 +216,7 @@ class ScriptFacts:
         for node in syntax.walk(word):
             if node.type != "variable_name" or node.parent is None or node.parent.type not in ("simple_expansion", "expansion"):
                 continue
-            for assignment in self._gathered.assignments.get(syntax.text(node), []):
+            for assignment in self._variables.assignments.get(syntax.text(node), []):
                 value = assignment.child_by_field_name("value")
                 text = b"" if value is None else syntax.text(value)
                 if text.lstrip(b"\"'").startswith(b"-") or b"--}" in text:

@@ -32,6 +32,13 @@ class Launch:
     via: str  # how it is launched, for messages: "docker exec"
     stdin: bool  # it reads the launcher's stdin (`docker exec -i`): a here-document reaches it
     substituted: bytes = b""  # text the launcher replaces in its words first (`{}`)
+    # What becomes of the launched command's exit status: the launcher's own (PASSED:
+    # docker exec, xargs as zero or not), acted on (SEEN: `find -exec … \; -print` runs
+    # -print only where it is zero), or nothing (DROPPED: a last `find -exec … \;`).
+    status: str = "passed"
+
+
+PASSED, SEEN, DROPPED = "passed", "seen", "dropped"
 
 
 def _literal(node: Node | None) -> bytes | None:
@@ -118,9 +125,17 @@ def _find(command: Command) -> list[Launch]:
         while index < len(words) and not _ends_find_command(words, index):
             index += 1
         if index < len(words):  # a command without its `;` or `+` is find's error, not a command
-            launches += _launch(command, words[start:index], f"find {action.decode()}", False, b"{}")  # type: ignore[union-attr]
+            via = f"find {action.decode()}"  # type: ignore[union-attr]
+            launches += _launch(command, words[start:index], via, False, b"{}", _find_status(words, index))
         index += 1
     return launches
+
+
+def _find_status(words: Sequence[Node], end: int) -> str:
+    """`… {} +`: find exits non-zero if a run failed; `… \\;`: the status is the action's truth, seen only by what follows."""
+    if syntax.text(words[end]) == b"+":
+        return PASSED
+    return SEEN if end + 1 < len(words) else DROPPED
 
 
 def _ends_find_command(words: Sequence[Node], index: int) -> bool:
@@ -165,9 +180,11 @@ def _watch(command: Command) -> list[Launch]:
     return _launch(command, command.operands, "watch -x", False)
 
 
-def _launch(command: Command, words: Sequence[Node], via: str, stdin: bool, substituted: bytes = b"") -> list[Launch]:
+def _launch(
+    command: Command, words: Sequence[Node], via: str, stdin: bool, substituted: bytes = b"", status: str = PASSED
+) -> list[Launch]:
     launched = read_words(command.node, words)
-    return [] if launched is None else [Launch(launched, via, stdin, substituted)]
+    return [] if launched is None else [Launch(launched, via, stdin, substituted, status)]
 
 
 LAUNCHERS: dict[bytes, Callable[[Command], list[Launch]]] = {

@@ -111,6 +111,9 @@ class Region:
     anchor: int = 0
     # Facts the inner script cannot see in its own text.
     errexit: bool = False  # `set -e` in force from its first line (GitHub Actions' `bash -e`)
+    # Whether anything sees the status of its last command: True for a file (its caller),
+    # a Dockerfile RUN or a CI step; for `sh -c '…'`, whether the outer script sees that command's.
+    status_handed_on: bool = True
     pipefail: bool = False
     stdout_over_network: bool = False  # the remote command of `ssh`: its output crosses the link
     stdin_over_network: bool = False

@@ -57,7 +57,9 @@ class Context:
     def facts(self) -> ScriptFacts:
         """Script-wide facts (literal variables, mounts made, statement sequences), each computed on first use."""
         region = self.region
-        return ScriptFacts(self.root, self.command, region is not None and region.errexit, region is not None and region.pipefail)
+        if region is None:
+            return ScriptFacts(self.root, self.command)
+        return ScriptFacts(self.root, self.command, region.errexit, region.pipefail, region.status_handed_on)
 
     @cached_property
     def lines(self) -> LineIndex:

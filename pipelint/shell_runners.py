@@ -31,7 +31,7 @@ from pipelint import command as commands
 from pipelint import syntax
 from pipelint.command import Command
 from pipelint.dialect import SHELLS, Dialect
-from pipelint.launchers import LAUNCHERS, launches
+from pipelint.launchers import LAUNCHERS, PASSED, launches
 from pipelint.programs import WRAPPERS
 
 # How many launchers deep a command line is read (`docker exec C xargs sh -c …` is two).
@@ -60,6 +60,7 @@ class Script:
     substituted: bytes = b""  # what a launcher replaces in the text first (`{}`)
     prefix: bytes = b""  # what the first word holds before the text: `--command=` of `su --command='…'`
     errexit: bool = False
+    status: str = PASSED  # what becomes of its exit status: launchers.Launch.status
     stdout_over_network: bool = False  # ssh's remote command: its output crosses the link
     stdin_over_network: bool = False
 
@@ -242,5 +243,6 @@ def scripts_run_by(command: Command, remote_dialect: Dialect = Dialect.SH, depth
         for script in scripts_run_by(launch.command, remote_dialect, depth + 1):
             if script.redirect is not None and not launch.stdin:
                 continue  # the here-document never reaches it (xargs gives its command /dev/null)
-            found.append(replace(script, origin=f"{script.origin} in `{launch.via}`", substituted=launch.substituted))
+            status = script.status if script.status != PASSED else launch.status  # the innermost launcher that keeps it decides
+            found.append(replace(script, origin=f"{script.origin} in `{launch.via}`", substituted=launch.substituted, status=status))
     return found

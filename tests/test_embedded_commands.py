@@ -123,7 +123,9 @@ def test_a_fix_inside_the_command_keeps_what_the_outer_script_does(line, code, w
     assert finding.code == code
     assert_placed(line, finding, written)
     # The success path here; with an input taken away, the two tests below.
-    outcome = assert_fixed_and_same(SETUP + line + "\n", SETUP + after + "\n", tmp_path, "dash", inputs=())
+    # Last in the script, the outer command's status is the script's: the fix is unsafe
+    # there (issue 13 class 10) and the two tests below take the missing inputs.
+    outcome = assert_fixed_and_same(SETUP + line + "\n", SETUP + after + "\n", tmp_path, "dash", unsafe=True)
     assert outcome.status == 0 and outcome.stdout, outcome  # it ran, for real, and printed something
 
 
@@ -136,32 +138,35 @@ def test_with_an_input_taken_away_the_fix_keeps_what_the_outer_script_shows(line
 
 
 # Where the outer command is the script's last, the inner script's status is the
-# script's: PL001's fix changes it when the input is missing, as it does at the
-# top level (issue 13 class 10, strict xfails in tests/rules/test_pl001_*).
-CLASS_10 = "issue 13 class 10: input missing or a directory: status differs (PL001's fix, as at the top level)"
-
-
+# script's: PL001's fix would change it when the input is missing, as it would at
+# the top level (issue 13 class 10), so it is unsafe there, and safe once the
+# outer script moves on (`echo done` after it, the test above).
 @pytest.mark.parametrize(
     ("line", "after"),
     [
-        pytest.param(
-            "ssh db 'cat access.log | wc -l'", "ssh db 'wc -l < access.log'", marks=pytest.mark.xfail(strict=True, reason=CLASS_10)
-        ),
-        pytest.param(
-            "sh -c 'cat access.log | wc -l'", "sh -c 'wc -l < access.log'", marks=pytest.mark.xfail(strict=True, reason=CLASS_10)
-        ),
+        ("ssh db 'cat access.log | wc -l'", "ssh db 'wc -l < access.log'"),
+        ("sh -c 'cat access.log | wc -l'", "sh -c 'wc -l < access.log'"),
+        ("docker exec -i web sh -c 'cat access.log | wc -l' || echo failed", "docker exec -i web sh -c 'wc -l < access.log' || echo failed"),
     ],
 )
-def test_the_status_of_a_last_command_with_an_input_taken_away(line, after, tmp_path):
-    assert_fixed_and_same(f"{SETUP}{line}\n", f"{SETUP}{after}\n", tmp_path, "dash")
+def test_the_fix_is_unsafe_where_the_outer_script_sees_the_status(line, after, tmp_path):
+    assert fix_all(SETUP + line + "\n", "script.sh").decode() == SETUP + line + "\n"
+    assert_fixed_and_same(SETUP + line + "\n", SETUP + after + "\n", tmp_path, "dash", unsafe=True)
+
+
+def test_a_find_exec_script_whose_status_a_predicate_reads_gets_no_safe_fix():
+    # `-exec … \;`: the inner status decides whether the next predicate runs.
+    line = "find . -name '*.log' -exec sh -c 'cat access.log | wc -l' \\; -print\necho done\n"
+    assert fix_all(line, "script.sh").decode() == line
 
 
 DISPLAY_ONLY = [
-    # (line, the text it points at, the rewrite the message shows, why the advice says it is not applied)
-    ("ssh db cat access.log '|' wc -l", "cat access.log", "wc -l < access.log", "spans text the outer command puts"),
-    ('sh -c "cat access.log | grep -c \\"500\\""', "cat access.log", 'grep -c "500" < access.log', "backslash"),
-    ("find . -name '*.log' -exec sh -c 'cat {} | wc -l' \\;", "cat {}", "wc -l < {}", "the launcher writes in"),
-    ("printf 'access.log\\n' | xargs -I {} sh -c 'cat {} | wc -l'", "cat {}", "wc -l < {}", "the launcher writes in"),
+    # (line, the text it points at, the rewrite the message shows, why the advice says it is not applied);
+    # `; echo done`: the outer status unseen, the fix would be safe but for the quoting.
+    ("ssh db cat access.log '|' wc -l; echo done", "cat access.log", "wc -l < access.log", "spans text the outer command puts"),
+    ('sh -c "cat access.log | grep -c \\"500\\""; echo done', "cat access.log", 'grep -c "500" < access.log', "backslash"),
+    ("find . -name '*.log' -exec sh -c 'cat {} | wc -l' \\;; echo done", "cat {}", "wc -l < {}", "the launcher writes in"),
+    ("printf 'access.log\\n' | xargs -I {} sh -c 'cat {} | wc -l'; echo done", "cat {}", "wc -l < {}", "the launcher writes in"),
 ]
 
 
@@ -176,11 +181,11 @@ def test_no_fix_where_the_outer_command_cannot_take_the_edit(line, written, rewr
 
 
 def test_single_quotes_inside_double_quotes_are_fine_for_the_edit(tmp_path):
-    line, written, rewrite = "ssh db \"cat access.log | grep 'a b'\"", "cat access.log", "grep 'a b' < access.log"
+    line, written, rewrite = "ssh db \"cat access.log | grep 'a b'\"; echo done", "cat access.log", "grep 'a b' < access.log"
     finding = only_finding(line)
     assert_placed(line, finding, written)
     assert finding.fix is not None
-    assert_fixed_and_same(SETUP + line + "\n", f'{SETUP}ssh db "{rewrite}"\n', tmp_path, "dash", inputs=())
+    assert_fixed_and_same(SETUP + line + "\n", f'{SETUP}ssh db "{rewrite}"; echo done\n', tmp_path, "dash", inputs=())
 
 
 @pytest.mark.parametrize(
