@@ -240,7 +240,7 @@ class ScriptFacts:
             found.setdefault(name, []).append(0)
         for node in self._commands:
             program = syntax.basename(syntax.command_name(node))
-            if program not in (b"set", b"trap"):
+            if program not in (b"set", b"trap") and program not in _MAY_SET_ANY_OPTION:
                 continue  # the others' words need no reading
             words = [syntax.literal_value(word) or b"" for word in syntax.arguments(node)]
             if program in _MAY_SET_ANY_OPTION:

@@ -76,10 +76,10 @@ def test_busybox_shebang_names_its_applet():
 
 # The bashism guard judges parsed syntax, not bytes.
 def test_a_quoted_bracket_pair_keeps_its_fix_in_sh():
-    script = 'cat "a[[b" | wc -l\n'
+    script = 'cat "a[[b" | wc -l\necho done\n'  # not last: the fix is safe
     (finding,) = lint(script, "script.sh")
     assert finding.fix is not None
-    assert fix(script, "script.sh").decode() == 'wc -l < "a[[b"\n'
+    assert fix(script, "script.sh").decode() == 'wc -l < "a[[b"\necho done\n'
 
 
 class _AddsText(Rule):

@@ -108,7 +108,7 @@ def _use(script: str) -> str:
     source = script.replace("@PIPE@", "true | true").encode()
     root = syntax.parse(source).root_node
     context = Context(source, root, Dialect.BASH)
-    (statement,) = [node for node in syntax.walk(root) if pipelines.is_pipeline_root(node)]
+    (statement,) = pipelines.roots_in(root)
     return exit_status.status_use(statement, context.facts)
 
 

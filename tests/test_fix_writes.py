@@ -21,8 +21,9 @@ from pathlib import Path
 import pytest
 from cli_helpers import AS_NOBODY, REPO, run_cli, text
 
-BAD = b"#!/bin/bash\ncat access.log | grep 500\n"
-FIXED = b"#!/bin/bash\ngrep 500 < access.log\n"
+# Not the script's last command: a status its caller could see would make the fix unsafe.
+BAD = b"#!/bin/bash\ncat access.log | grep 500\necho done\n"
+FIXED = b"#!/bin/bash\ngrep 500 < access.log\necho done\n"
 NOBODY = pwd.getpwnam("nobody")
 
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="changes owners; the suite runs as root")
@@ -114,15 +115,15 @@ def test_hard_links_all_see_the_fix(tmp_path):
 
 def test_a_fix_that_makes_the_file_shorter_in_place_leaves_no_tail(tmp_path):
     script = tmp_path / "a.sh"
-    script.write_bytes(b"#!/bin/bash\ncat 'a long file name.log' | grep 500\n" + b"# trailing comment\n" * 3)
+    script.write_bytes(b"#!/bin/bash\ncat 'a long file name.log' | grep 500\necho done\n" + b"# trailing comment\n" * 3)
     os.link(script, tmp_path / "b.sh")
     run_cli("check", "--fix", "a.sh", cwd=tmp_path)
-    assert script.read_bytes() == b"#!/bin/bash\ngrep 500 < 'a long file name.log'\n" + b"# trailing comment\n" * 3
+    assert script.read_bytes() == b"#!/bin/bash\ngrep 500 < 'a long file name.log'\necho done\n" + b"# trailing comment\n" * 3
 
 
 def test_process_substitution_is_not_a_file_to_fix(tmp_path):
     command = [sys.executable, "-m", "pipelint", "check", "--fix", "--output-format", "concise"]
-    script = f"{' '.join(command)} <(printf 'cat access.log | grep 500\\n')"
+    script = f"{' '.join(command)} <(printf 'cat access.log | grep 500\\necho done\\n')"
     env = dict(os.environ, PYTHONPATH=str(REPO))
     result = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, env=env, timeout=120)
     out, err = text(result)
@@ -141,7 +142,7 @@ def test_binary_stdin_with_fix_comes_back_unchanged(tmp_path):
 
 
 def test_stdin_over_the_size_limit_with_fix_comes_back_whole(tmp_path):
-    data = b"cat access.log | grep 500\n" * 100
+    data = b"cat access.log | grep 500\n" * 100 + b"echo done\n"
     result = run_cli("check", "--fix", "--max-file-size", "1KiB", "-", cwd=tmp_path, stdin=data)
     assert result.returncode == 2
     assert result.stdout == data
