@@ -29,8 +29,9 @@ from pipelint.cli import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
-BAD = b"#!/bin/sh\ncat access.log | grep -c ' 500 '\n"
-BAD_FIXED = b"#!/bin/sh\ngrep -c ' 500 ' < access.log\n"
+# `echo done` last: the pipeline's status is not the script's (else PL001's fix is unsafe).
+BAD = b"#!/bin/sh\ncat access.log | grep -c ' 500 '\necho done\n"
+BAD_FIXED = b"#!/bin/sh\ngrep -c ' 500 ' < access.log\necho done\n"
 CLEAN = b"#!/bin/sh\nwc -l < words.txt\n"
 TOOL = b"#!/bin/sh\ncat data.csv | sort\n"
 README = b"Count the errors with `cat access.log | grep 500`.\n"

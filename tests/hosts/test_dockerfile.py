@@ -109,18 +109,18 @@ def test_bash_only_fixes_only_under_a_bash_shell():
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("FROM debian:12\nRUN cat access.log | grep 500\n", "FROM debian:12\nRUN grep 500 < access.log\n"),
+        ("FROM debian:12\nRUN cat access.log | grep 500; echo done\n", "FROM debian:12\nRUN grep 500 < access.log; echo done\n"),
         (
-            "FROM debian:12\nRUN --mount=type=tmpfs,target=/tmp echo start && \\\n    cat words.txt | sort -u > sorted.txt\n",
-            "FROM debian:12\nRUN --mount=type=tmpfs,target=/tmp echo start && \\\n    sort -u < words.txt > sorted.txt\n",
+            "FROM debian:12\nRUN --mount=type=tmpfs,target=/tmp echo start && \\\n    cat words.txt | sort -u; echo done\n",
+            "FROM debian:12\nRUN --mount=type=tmpfs,target=/tmp echo start && \\\n    sort -u < words.txt; echo done\n",
         ),
         (
-            "FROM debian:12\nRUN <<EOF\nset -e\ncat access.log | grep -c 500\nEOF\nRUN echo done\n",
-            "FROM debian:12\nRUN <<EOF\nset -e\ngrep -c 500 < access.log\nEOF\nRUN echo done\n",
+            "FROM debian:12\nRUN <<EOF\ncat access.log | grep -c 500\necho counted\nEOF\nRUN echo done\n",
+            "FROM debian:12\nRUN <<EOF\ngrep -c 500 < access.log\necho counted\nEOF\nRUN echo done\n",
         ),
         (
-            'FROM debian:12\nRUN ["sh", "-c", "cat access.log | wc -l"]\n',
-            'FROM debian:12\nRUN ["sh", "-c", "wc -l < access.log"]\n',
+            'FROM debian:12\nRUN ["sh", "-c", "cat access.log | wc -l; echo done"]\n',
+            'FROM debian:12\nRUN ["sh", "-c", "wc -l < access.log; echo done"]\n',
         ),
         (
             "# escape=`\nFROM debian:12\nRUN echo start && `\n  cat data.csv | sort`\n  | uniq\n",

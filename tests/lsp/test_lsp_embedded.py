@@ -11,7 +11,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 # A non-ASCII line, then non-ASCII and an astral emoji (two UTF-16 units, four bytes) before the ssh on its line.
 PREFIX = "echo 'héllo 😀 wörld'; ssh backup '"
-TEXT = f"#!/bin/sh\n# sauvegarde — données\nmkdir -p remote-backup && cp access.log remote-backup/\n{PREFIX}cat access.log | grep 500'\n"
+# `echo done` last: the ssh's status is not the script's (else PL001's fix inside is unsafe).
+TEXT = f"#!/bin/sh\n# sauvegarde — données\nmkdir -p remote-backup && cp access.log remote-backup/\n{PREFIX}cat access.log | grep 500'\necho done\n"
 
 
 def utf16(text: str) -> int:

@@ -12,8 +12,9 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 # "😀" is two UTF-16 units: the finding's column counts them as an editor does.
 WORKFLOW = (
     "on: push\njobs:\n  count:\n    runs-on: ubuntu-latest\n    steps:\n"
-    "      - run: |\n          echo 😀 && cat access.log | grep -c 500\n"
+    "      - shell: sh {0}\n        run: |\n          echo 😀 && cat access.log | grep -c 500\n          echo done\n"
 )
+# `sh {0}` without -e, and a command after the pipeline: its status is not seen, the fix is safe.
 
 
 async def test_dockerfile_by_language_id(client, workspace):
@@ -29,10 +30,10 @@ async def test_workflow_by_file_name_and_fix_all(client, workspace):
     uri = file_uri(workspace / ".github" / "workflows" / "count.yml")
     open_document(client, uri, WORKFLOW, language_id="yaml")
     (found,) = await diagnostics(client, uri, version=1)
-    assert found.range.start == types.Position(6, 21)  # 10 blanks, `echo `, 2 units of 😀, ` && `
+    assert found.range.start == types.Position(7, 21)  # 10 blanks, `echo `, 2 units of 😀, ` && `
     (action,) = await code_actions(client, uri, found.range, only=["source.fixAll.pipelint"])
     fixed = apply_workspace_edit(WORKFLOW, uri, action.edit)
-    assert yaml.safe_load(fixed)["jobs"]["count"]["steps"][0]["run"] == "echo 😀 && grep -c 500 < access.log\n"
+    assert yaml.safe_load(fixed)["jobs"]["count"]["steps"][0]["run"] == "echo 😀 && grep -c 500 < access.log\necho done\n"
 
 
 async def test_other_yaml_is_not_linted(client, workspace):

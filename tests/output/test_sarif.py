@@ -148,7 +148,7 @@ def test_fixes_do_what_fix_does_and_behave_the_same(tmp_path):
 
 
 def test_a_fix_inserting_bytes_that_are_not_utf8_travels_as_binary(tmp_path):
-    source = b"#!/bin/bash\ncat caf\xe9.txt | wc -c\n"
+    source = b"#!/bin/bash\ncat caf\xe9.txt | wc -c\necho done\n"
     log = sarif_of(lint_files({"latin.sh": source}, tmp_path))
     inserted = [
         r.get("insertedContent", {})
@@ -157,7 +157,7 @@ def test_a_fix_inserting_bytes_that_are_not_utf8_travels_as_binary(tmp_path):
         for r in change["replacements"]
     ]
     assert any("binary" in content for content in inserted)
-    assert apply_fixes(source, log) == b"#!/bin/bash\nwc -c < caf\xe9.txt\n"
+    assert apply_fixes(source, log) == b"#!/bin/bash\nwc -c < caf\xe9.txt\necho done\n"
 
 
 def test_unsafe_fixes_only_with_unsafe_fixes(tmp_path):
