@@ -47,6 +47,7 @@ class Found:
     pipelines: list[Node]  # the root of each logical pipeline
     comments: list[Node]
     nodes: list[Node]  # nodes of the types some rule's `node_types` names
+    wrapped: frozenset[int] = frozenset()  # ids of commands in a redirected statement or a pipeline
 
 
 def plan(rules: Iterable[Rule]) -> Plan:
@@ -55,7 +56,12 @@ def plan(rules: Iterable[Rule]) -> Plan:
 
 @functools.cache
 def _plan(rules: tuple[type[Rule], ...]) -> Plan:
-    patterns = ["(comment) @comment", "(command) @command"]
+    patterns = [
+        "(comment) @comment",
+        "(command) @command",
+        "(redirected_statement body: (command) @wrapped)",
+        "(pipeline (command) @wrapped)",
+    ]
     if any(rule.uses("check_pipeline") for rule in rules):
         patterns.append(pipelines.QUERY)
     kinds = sorted({kind for rule in rules for kind in rule.node_types})
@@ -74,7 +80,8 @@ def find(plan: Plan, root: Node) -> Found:
     if plan.programs is not None:
         commands = [node for node in commands if _literal_basename(node) in plan.programs]
     roots = pipelines.roots(captured.get("pipeline", []), captured.get("pipeline_continuation", []))
-    return Found(commands, roots, captured.get("comment", []), captured.get("node", []))
+    wrapped = frozenset(node.id for node in captured.get("wrapped", []))
+    return Found(commands, roots, captured.get("comment", []), captured.get("node", []), wrapped)
 
 
 def _literal_basename(command: Node) -> bytes | None:

@@ -166,6 +166,8 @@ def _walk(
 ) -> tuple[list[Finding], list[Node], list[Node]]:
     """Each candidate node handed to the rules whose hooks want it; the comments and trusted commands seen."""
     found = candidates.find(candidates.plan(rules), parsed.root)
+    if not parsed.root.has_error:  # captures skip ERROR subtrees: there, ask the tree
+        context.wrapped_commands = found.wrapped
     findings: list[Finding] = []
     by_type: dict[str, list[Rule]] = {}
     for rule in rules:

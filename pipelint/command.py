@@ -290,12 +290,12 @@ def read_words(node: Node, words: Sequence[Node]) -> Command | None:
     return Command(node, _through_wrappers(start))
 
 
-def read(node: Node, redirects: Sequence[Node] | None = None) -> Command:
+def read(node: Node, redirects: Sequence[Node] | None = None, wrapped: bool | None = None) -> Command:
     """The model of a simple command node; redirects, when the caller knows them already.
 
     redirects must be what `syntax.applied_redirects(node)` would give (a
     pipeline `Stage` passes its own, which agree with it).
     """
     name = node.child_by_field_name("name")
-    start = _Resolution(syntax.basename(syntax.command_name(node)), name, syntax.arguments(node))
+    start = _Resolution(syntax.basename(syntax.command_name(node)), name, syntax.arguments(node, wrapped))
     return Command(node, _through_wrappers(start), redirects)

@@ -38,6 +38,9 @@ class Context:
     # When the script is the inner text of another (`sh -c '…'`, a Dockerfile RUN):
     # that region, with what the text alone cannot say (errexit from the start, output over ssh).
     region: Region | None = None
+    # Ids of the commands that are a redirected statement's body or a pipeline stage, when
+    # a query found them all (the checker's): the others need no `Node.parent` (syntax.arguments).
+    wrapped_commands: frozenset[int] | None = None
     _commands: dict[int, Command] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
@@ -70,7 +73,8 @@ class Context:
         """The model of a simple command node, read once per file whoever asks first."""
         model = self._commands.get(node.id)
         if model is None:
-            model = self._commands[node.id] = command.read(node, redirects)
+            wrapped = None if self.wrapped_commands is None else node.id in self.wrapped_commands
+            model = self._commands[node.id] = command.read(node, redirects, wrapped)
         return model
 
     def defines(self, name: bytes | None) -> bool:

@@ -161,7 +161,7 @@ def basename(name: bytes | None) -> bytes | None:
     return None if name is None else name.rsplit(b"/", 1)[-1]
 
 
-def arguments(command: Node) -> list[Node]:
+def arguments(command: Node, wrapped: bool | None = None) -> list[Node]:
     """The argument nodes of a simple command, in order, as bash reads them.
 
     tree-sitter-bash 0.25 takes the words after a redirect in the middle of a
@@ -169,9 +169,15 @@ def arguments(command: Node) -> list[Node]:
     `grep 2>/dev/null -q pat f` parses as `grep` with a redirect to
     `/dev/null -q pat f`), or for words of a here-document operator (`cat
     <<EOF a`). bash gives a redirect one word and the command the rest.
+
+    wrapped: whether the command is a redirected statement's body or a pipeline
+    stage, when the caller knows (a query told it): `Node.parent` walks down from
+    the root, so asking it of every command is quadratic in the nesting depth.
     """
     words = command.children_by_field_name("argument")
-    if command.parent is None or command.parent.type not in ("redirected_statement", "pipeline"):
+    if wrapped is None:
+        wrapped = command.parent is not None and command.parent.type in ("redirected_statement", "pipeline")
+    if not wrapped:
         return words
     stray = [word for redirect in applied_redirects(command) for word in stray_words(redirect)]
     return sorted(words + stray, key=lambda node: node.start_byte) if stray else words
