@@ -94,11 +94,11 @@ def status_use(statement: Node, facts: ScriptFacts) -> str:
 
 def command_status_observed(command: Node, facts: ScriptFacts) -> bool:
     """Whether anything can see the exit status of one command node, a stage of a pipeline or a statement."""
-    node = command
-    while node.parent is not None and node.parent.type in ("redirected_statement", "pipeline"):
-        if node.parent.type == "pipeline" and node != _last_named(node.parent):
-            return stage_status_observed(node.parent, facts)  # a stage before the last
-        node = node.parent
+    node, parent = command, command.parent  # Node.parent walks down from the root: once per level
+    while parent is not None and parent.type in ("redirected_statement", "pipeline"):
+        if parent.type == "pipeline" and node != _last_named(parent):
+            return stage_status_observed(parent, facts)  # a stage before the last
+        node, parent = parent, parent.parent
     return status_observed(node, facts)
 
 
