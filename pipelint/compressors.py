@@ -53,7 +53,7 @@ COMPRESSED_SUFFIXES = (
 DECOMPRESS_OPTIONS = ("-d", "-t", "-l", "--decompress", "--uncompress", "--test", "--list")
 _STDOUT_OPTIONS = ("-c", "--stdout", "--to-stdout")
 _NAMED_LEVELS = {"--fast": 1, "--best": 9}
-_TARS = frozenset({b"tar", b"gtar", b"bsdtar"})
+TARS = frozenset({b"tar", b"gtar", b"bsdtar"})
 
 
 @dataclass
@@ -128,7 +128,7 @@ def tar_compression(command: Command) -> tuple[str, Node | None] | None:
     `tar czf - dir` → ("z", node), `tar --xz -cf - d` → ("--xz", node). None when tar
     extracts, writes a file, or compresses through -I/--use-compress-program.
     """
-    if command.program not in _TARS or command.wrappers or not command.exact:
+    if command.program not in TARS or command.wrappers or not command.exact:
         return None
     if command.has(*_TAR_OTHER_COMPRESSION) or command.has(*_TAR_NOT_CREATING):
         return None

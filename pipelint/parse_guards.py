@@ -147,9 +147,12 @@ class GuardedParse:
         self._refresh()
 
     def _refresh(self) -> None:
-        # Asked for every command the checker walks: computed once.
+        # Asked for every command and finding the checker sees: indexed once, each question a bisection
+        # (a scan per question was quadratic on a large script with many here-documents).
         self.untrusted = [r for stretch in self.joined for r in stretch.unchecked]
         self.untrusted += [(m.operator, m.end) for m in self.misread if not m.repaired]
+        self._untrusted = _Ranges(self.untrusted)
+        self._repaired = sorted(self.repaired)
 
     @property
     def unchecked(self) -> list[tuple[int, int]]:
@@ -163,7 +166,7 @@ class GuardedParse:
         command substitution in an unquoted body is code (bash runs it), and
         tree-sitter parses it as such once the body's ends are right.
         """
-        if any(a < end and start < b or a == start for a, b in self.untrusted):
+        if self._untrusted.overlaps(start, end) or self._untrusted.starts_at(start):
             return False
         # A finding on `cat <<EOF | grep x` may span the body it feeds; one
         # that starts in a body is about data.
@@ -187,7 +190,8 @@ class GuardedParse:
         if self.documents.overlapping(start, end):
             return False
         # An insertion at a repaired byte lands before it, on the original's side: allowed.
-        return not any(start <= offset < end for offset in self.repaired)
+        first = bisect_left(self._repaired, start)
+        return first == len(self._repaired) or self._repaired[first] >= end
 
     def notes(self) -> list[Note]:
         if not (self.joined or self.misread):
@@ -200,6 +204,25 @@ class GuardedParse:
         notes = [Note(stretch.start, _joined_text(stretch, line)) for stretch in self.joined]
         notes += [Note(m.operator, _misread_text(m, line, len(self.source))) for m in self.misread]
         return sorted(notes, key=lambda note: note.start)
+
+
+class _Ranges:
+    """Byte ranges [a, b), possibly overlapping, asked whether any overlaps [start, end): a bisection each."""
+
+    def __init__(self, ranges: list[tuple[int, int]]) -> None:
+        ordered = sorted(ranges)
+        self._starts = [a for a, _ in ordered]
+        self._furthest: list[int] = []  # the furthest end among ranges[:i + 1]
+        for _, b in ordered:
+            self._furthest.append(max(b, self._furthest[-1]) if self._furthest else b)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        before_end = bisect_left(self._starts, end)  # the ranges with a < end
+        return before_end > 0 and self._furthest[before_end - 1] > start
+
+    def starts_at(self, offset: int) -> bool:
+        index = bisect_left(self._starts, offset)
+        return index < len(self._starts) and self._starts[index] == offset
 
 
 def _inside_substitution_in_body(root: Node, start: int, end: int) -> bool:
@@ -237,6 +260,7 @@ class _Repair:
         self.joined: list[JoinedStretch] = []
         self.misread: set[int] = set()  # operators of misread here-documents
         self.rounds = 0
+        self.touched: set[int] = set()  # offsets some round changed (comparing every byte costs more)
 
     def run(self, tree: Tree) -> tuple[Tree, HereDocuments]:
         """The last parse, and the here-documents as bash reads them with that parse's operators."""
@@ -248,6 +272,7 @@ class _Repair:
                 break
             for offset, byte in changes.items():
                 self.text[offset] = byte
+            self.touched.update(changes)
             tree = syntax.parse(bytes(self.text))
             self.rounds += 1
             documents = heredocs.find(self.source, tree.root_node, self.dialect)
@@ -270,7 +295,7 @@ class _Repair:
     def result(self, tree: Tree, documents: HereDocuments) -> GuardedParse:
         if self.joined:
             _mark_unchecked(self.joined, self.source, tree.root_node, documents)
-        changed = [offset for offset, byte in enumerate(self.text) if byte != self.source[offset]] if self._any() else []
+        changed = sorted(offset for offset in self.touched if self.text[offset] != self.source[offset])
         misread = self._misreads(tree.root_node, documents)
         return GuardedParse(self.source, bytes(self.text), tree, documents, self.joined, misread, changed, self.rounds)
 
@@ -281,9 +306,6 @@ class _Repair:
             stretch.unchecked = [(stretch.start, stretch.end)]
         misread = self._misreads(None, documents)
         return GuardedParse(self.source, self.source, tree, documents, self.joined, misread, [], self.rounds)
-
-    def _any(self) -> bool:
-        return bool(self.joined or self.misread)
 
     def _misreads(self, root: Node | None, documents: HereDocuments) -> list[HereDocumentMisread]:
         """How the final parse reads each here-document a round found misread.

@@ -63,6 +63,8 @@ class SlowCompressionInTransferRule(Rule):
     name = "slow-compression-in-transfer"
     severity = Severity.WARNING
     fix_availability = FixAvailability.SOMETIMES
+    # check_command looks only at the slow compressors and at tar (inside `ssh h '…'`)
+    programs = frozenset(tool.encode() for tool in _TOOLS) | compressors.TARS
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         for index, stage in enumerate(pipeline.stages[:-1]):

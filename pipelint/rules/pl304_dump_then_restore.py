@@ -87,6 +87,7 @@ class DumpThenRestoreRule(Rule):
     name = "dump-then-restore"
     severity = Severity.WARNING
     fix_availability = FixAvailability.SOMETIMES  # display-only, where the two statements are next to each other
+    programs = frozenset(_RESTORERS)
 
     def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
         if command.program not in _RESTORERS:
