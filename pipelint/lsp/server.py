@@ -1,10 +1,12 @@
 """The pygls server behind `pipelint lsp`: document events, requests, config reloads.
 
-Lints run in a worker (`worker.py`: a process by default), at once on open
-and save and DEBOUNCE_SECONDS after the last change while typing.  One lint
-per document runs at a time; changes meanwhile queue one more lint of the
-newest text.  A result is published only if the document still holds the
-text that was linted: stale results are dropped by version.
+Lints run in a worker (`worker.py`: a process by default), at once on open,
+change and save: no fixed debounce.  One lint per document runs at a time;
+changes meanwhile only mark the document, and when the running lint ends the
+newest text is linted (latest wins: a burst of keystrokes costs the lint that
+was running and one more, whatever its length).  A result is published only
+if the document still holds the text that was linted under the same config:
+stale results are dropped by version and config generation.
 
 No request waits for a lint:
 - hover needs only the current text's parse tree.  It is built on the loop,
@@ -34,6 +36,7 @@ import asyncio
 import logging
 import sys
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 from urllib.parse import unquote
@@ -61,11 +64,6 @@ from pipelint.lsp.ranges import encoding_for
 from pipelint.lsp.worker import Worker, place_from_environment
 from pipelint.positions import Encoding
 
-# Long enough that a burst of keystrokes costs one lint (a 5,000-line script
-# takes 0.2-0.6 s, see docs/editors.md), short enough that diagnostics follow
-# a pause in typing.
-DEBOUNCE_SECONDS = 0.2
-
 logger = logging.getLogger(__name__)
 
 
@@ -80,10 +78,9 @@ class PipelintServer(LanguageServer):
         self.worker = Worker(lint_in or place_from_environment())
         self.texts: dict[str, DocumentText] = {}  # the current version of each open document
         self.snapshots: dict[str, Snapshot] = {}  # the latest lint result kept (current or not)
-        self.linting: dict[str, asyncio.Task] = {}  # at most one lint per document
-        self.relint: set[str] = set()  # changed while their lint ran
+        self.linting: dict[str, Lint] = {}  # at most one lint per document
+        self.relint: set[str] = set()  # changed while their lint ran: lint the newest text after it
         self.fixes: dict[str, tuple[DocumentText, asyncio.Future]] = {}  # fix-all, per text
-        self.pending: dict[str, asyncio.TimerHandle] = {}  # debounce timers
         self.shown_errors: set[str] = set()
         # Bumped by every config reload: a lint started under older settings is
         # stale like one of an older text (its diagnostics and its config error).
@@ -191,23 +188,24 @@ class PipelintServer(LanguageServer):
 
     # -- linting ------------------------------------------------------------
     def request_lint(self, uri: str) -> None:
-        """Lint the document's current text in the worker; if a lint of it runs, once more after it."""
-        self.cancel(uri)
-        if uri in self.linting:
-            self.relint.add(uri)
-            return
+        """Lint the document's current text in the worker now; if a lint of the document runs, after it."""
         document = self.current(uri)
         if document is None:
+            return
+        running = self.linting.get(uri)
+        if running is not None:
+            if not running.is_of(document, self.config_generation):
+                self.relint.add(uri)  # only the newest text counts: the set keeps no versions
             return
         if too_large(document):
             self.snapshots.pop(uri, None)
             self.publish(document, [too_large_diagnostic(document)])
             return
-        self.linting[uri] = asyncio.ensure_future(self._lint(document))
-
-    async def _lint(self, document: DocumentText) -> None:
-        uri = document.uri
         generation = self.config_generation
+        self.linting[uri] = Lint(document, generation, asyncio.ensure_future(self._lint(document, generation)))
+
+    async def _lint(self, document: DocumentText, generation: int) -> None:
+        uri = document.uri
         try:
             result = await self.worker.run(lint_document, self.job(document))
             # else stale: the text changed, the document closed, or a config changed meanwhile
@@ -261,18 +259,7 @@ class PipelintServer(LanguageServer):
                 del self.fixes[document.uri]  # the next request tries again
             raise
 
-    def schedule(self, uri: str) -> None:
-        self.cancel(uri)
-        loop = asyncio.get_running_loop()
-        self.pending[uri] = loop.call_later(DEBOUNCE_SECONDS, self.request_lint, uri)
-
-    def cancel(self, uri: str) -> None:
-        handle = self.pending.pop(uri, None)
-        if handle is not None:
-            handle.cancel()
-
     def forget(self, uri: str) -> None:
-        self.cancel(uri)
         for table in (self.snapshots, self.texts, self.fixes):
             table.pop(uri, None)
         self.relint.discard(uri)
@@ -296,6 +283,18 @@ class PipelintServer(LanguageServer):
         if message not in self.shown_errors:
             self.shown_errors.add(message)
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
+
+
+@dataclass(frozen=True)
+class Lint:
+    """The lint running for a document: of which text, under which config generation."""
+
+    document: DocumentText
+    generation: int
+    task: asyncio.Future
+
+    def is_of(self, document: DocumentText, generation: int) -> bool:
+        return self.document is document and self.generation == generation
 
 
 def framing_error(error: framing.BadFrame) -> JsonRpcParseError:

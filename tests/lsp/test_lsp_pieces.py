@@ -122,7 +122,7 @@ def test_check_does_not_import_the_language_server(tmp_path):
 
 async def settled(server) -> None:
     while server.linting:
-        await asyncio.gather(*list(server.linting.values()))
+        await asyncio.gather(*[lint.task for lint in server.linting.values()])
 
 
 def server_with_one_document(monkeypatch, uri: str, place: str = "loop"):
