@@ -65,6 +65,9 @@ class LineIndex:
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.line_starts, offset) - 1
 
+    def _next_line_start(self, line: int) -> int:
+        return self.line_starts[line + 1] if line + 1 < len(self.line_starts) else len(self.source)
+
     def line_bytes(self, line: int) -> bytes:
         start = self.line_starts[line]
         end = self.line_starts[line + 1] if line + 1 < len(self.line_starts) else len(self.source)
@@ -89,9 +92,10 @@ class LineIndex:
     def position(self, offset: int, encoding: Encoding = Encoding.CHARACTERS) -> Position:
         offset = max(0, min(offset, len(self.source)))
         line = self.line_of(offset)
-        if self.breaks is LineBreaks.LSP:
+        if self.breaks is LineBreaks.LSP and offset + 2 >= self._next_line_start(line):
             # Between the "\r" and "\n" of one terminator: that is the line's end for
             # a client, which would otherwise clamp a column past it the same way.
+            # (A terminator is at most 2 bytes: offsets before it need no look.)
             offset = min(offset, self.line_end(line))
         if encoding is Encoding.UTF8 or self._is_ascii(line):
             return Position(line, offset - self.line_starts[line])  # a byte is a character and a UTF-16 unit

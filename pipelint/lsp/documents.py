@@ -20,7 +20,8 @@ from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolve
 from pipelint.dialect import LANGUAGE_IDS, detect, shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
 from pipelint.linter import FileReport, host_kind, process
-from pipelint.positions import LineBreaks, LineIndex
+from pipelint.lsp.diagnostics import diagnostics_json
+from pipelint.positions import Encoding, LineBreaks, LineIndex
 
 MIB = 1024 * 1024
 # Documents bigger than this are not linted as you type.  A 5,000-line script
@@ -143,10 +144,11 @@ class LintJob:
     source: bytes
     language_id: str | None
     folder: Path
+    encoding: Encoding = Encoding.UTF16  # the client's positions, for the diagnostics' JSON
 
     @classmethod
-    def of(cls, document: DocumentText, folder: Path) -> LintJob:
-        return cls(document.uri, document.source, document.language_id, folder)
+    def of(cls, document: DocumentText, folder: Path, encoding: Encoding = Encoding.UTF16) -> LintJob:
+        return cls(document.uri, document.source, document.language_id, folder, encoding)
 
 
 @dataclass
@@ -154,6 +156,7 @@ class LintResult:
     settings: Settings
     report: FileReport | None  # None: not linted (not a shell script, or excluded)
     config_error: str | None = None
+    diagnostics: str = "[]"  # the report's diagnostics as JSON, written in the worker (diagnostics.py)
 
 
 def _lintable(job: LintJob, settings: Settings) -> bool:
@@ -171,7 +174,8 @@ def lint_document(job: LintJob) -> LintResult:
     report = None
     if _lintable(job, lookup.settings):
         report = process(job.source, job.uri, lookup.settings, path, language_id=job.language_id)
-    return LintResult(lookup.settings, report, lookup.error)
+    found = diagnostics_json(report, LineIndex(job.source, LineBreaks.LSP), job.encoding)
+    return LintResult(lookup.settings, report, lookup.error, found)
 
 
 def fix_document(job: LintJob) -> bytes | None:
@@ -194,10 +198,11 @@ class Snapshot:
     settings: Settings
     report: FileReport | None  # None: not linted (not a shell script, or excluded)
     config_error: str | None = None
+    diagnostics: str = "[]"  # as JSON, for publishDiagnostics
 
     @classmethod
     def of(cls, document: DocumentText, result: LintResult) -> Snapshot:
-        return cls(document, result.settings, result.report, result.config_error)
+        return cls(document, result.settings, result.report, result.config_error, result.diagnostics)
 
     @property
     def uri(self) -> str:
@@ -224,7 +229,9 @@ class Snapshot:
         return self.report.findings if self.report is not None else []
 
 
-def take_snapshot(uri: str, version: int | None, text: str, language_id: str | None, folder: Path) -> Snapshot:
+def take_snapshot(
+    uri: str, version: int | None, text: str, language_id: str | None, folder: Path, encoding: Encoding = Encoding.UTF16
+) -> Snapshot:
     """Lint one document's text here and now (tests and benchmarks; the server uses a worker)."""
     document = DocumentText(uri, version, text, language_id)
-    return Snapshot.of(document, lint_document(LintJob.of(document, folder)))
+    return Snapshot.of(document, lint_document(LintJob.of(document, folder, encoding)))

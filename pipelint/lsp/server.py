@@ -48,7 +48,7 @@ from pygls.lsp.server import LanguageServer
 
 from pipelint import __version__, config
 from pipelint.lsp import framing, handlers
-from pipelint.lsp.diagnostics import diagnostics, too_large_diagnostic
+from pipelint.lsp.diagnostics import notification_json, to_json, too_large_diagnostic
 from pipelint.lsp.documents import (
     DocumentText,
     LintJob,
@@ -58,6 +58,7 @@ from pipelint.lsp.documents import (
     is_config_file,
     lint_document,
     too_large,
+    too_large_message,
 )
 from pipelint.lsp.protocol import PipelintProtocol
 from pipelint.lsp.ranges import encoding_for
@@ -184,7 +185,7 @@ class PipelintServer(LanguageServer):
         return Path(root) if root else Path.cwd()
 
     def job(self, document: DocumentText) -> LintJob:
-        return LintJob.of(document, self.folder_for(document.uri))
+        return LintJob.of(document, self.folder_for(document.uri), self.encoding)
 
     # -- linting ------------------------------------------------------------
     def request_lint(self, uri: str) -> None:
@@ -199,7 +200,7 @@ class PipelintServer(LanguageServer):
             return
         if too_large(document):
             self.snapshots.pop(uri, None)
-            self.publish(document, [too_large_diagnostic(document)])
+            self.publish(uri, document.version, to_json([too_large_diagnostic(too_large_message(document))]))
             return
         generation = self.config_generation
         self.linting[uri] = Lint(document, generation, asyncio.ensure_future(self._lint(document, generation)))
@@ -226,7 +227,7 @@ class PipelintServer(LanguageServer):
             self.shown_errors.add(error)
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"pipelint: {error}"))
         self.log_rule_crashes(snapshot)
-        self.publish(snapshot.document, diagnostics(snapshot, self.encoding))
+        self.publish(snapshot.uri, snapshot.version, snapshot.diagnostics)
         # Editors ask for code actions as soon as diagnostics arrive (VS Code for
         # its light bulb), and those need the tree: parse now, after the
         # diagnostics have gone out, rather than when the request waits for it.
@@ -242,9 +243,9 @@ class PipelintServer(LanguageServer):
             message = f"internal error in {crash.code} on {snapshot.uri} (please report): {crash.summary}\n{crash.traceback}"
             self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
 
-    def publish(self, document: DocumentText, found: list[types.Diagnostic]) -> None:
-        params = types.PublishDiagnosticsParams(uri=document.uri, version=document.version, diagnostics=found)
-        self.text_document_publish_diagnostics(params)
+    def publish(self, uri: str, version: int | None, found: str) -> None:
+        """publishDiagnostics; found: the diagnostics' JSON array (diagnostics.py)."""
+        self.protocol.send_json(notification_json(uri, version, found))
 
     async def fixed_source(self, document: DocumentText) -> bytes | None:
         """What `pipelint check --fix` would make of the text, computed once per text in the worker."""
@@ -263,7 +264,7 @@ class PipelintServer(LanguageServer):
         for table in (self.snapshots, self.texts, self.fixes):
             table.pop(uri, None)
         self.relint.discard(uri)
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self.publish(uri, None, "[]")
 
     def reload_config(self) -> None:
         """A config file changed: lint every open document again (workers read config files afresh)."""

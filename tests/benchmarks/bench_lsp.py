@@ -9,8 +9,12 @@ Part 1, in this process (medians, and the fastest run):
   rule walk    engine - parse
   settings     the worker's settings lookup, config files read afresh
   pickle       a LintResult there and back: what the process worker adds
-  diagnostics  findings → lsprotocol Diagnostics (LineIndex, LSP line ends)
-  wire         pygls unstructure + json.dumps of the notification
+  diagnostics  findings → the diagnostics' JSON, in the worker (LineIndex, LSP line ends);
+               "cold": nothing kept from the last lint, "kept": each finding's JSON
+               but its range kept from the lint before (a keystroke's case)
+  wire         the notification spliced around that JSON, on the server's loop
+  (lsprotocol) the same diagnostics as lsprotocol objects + pygls' unstructure and
+               json.dumps: what the server did before it wrote JSON itself
 
 Part 2, one real server per place the lint can run (PIPELINT_LSP_LINT_IN),
 driven over stdio by a pytest-lsp client, side by side in one run:
@@ -53,10 +57,10 @@ from pygls.protocol import default_converter  # noqa: E402
 
 from pipelint import syntax  # noqa: E402
 from pipelint.linter import process  # noqa: E402
-from pipelint.lsp.diagnostics import diagnostics  # noqa: E402
+from pipelint.lsp import diagnostics  # noqa: E402
 from pipelint.lsp.documents import DocumentText, LintJob, Snapshot, lint_document, settings_for  # noqa: E402
 from pipelint.lsp.worker import LINT_IN_VARIABLE, PLACES  # noqa: E402
-from pipelint.positions import Encoding  # noqa: E402
+from pipelint.positions import Encoding, LineBreaks, LineIndex  # noqa: E402
 
 DIRECTIVE = "# pipelint: disable=PL003"
 
@@ -87,12 +91,17 @@ def in_process(text: str, folder: Path, runs: int, profile: bool) -> None:
     result = lint_document(LintJob.of(document, folder))
     round_trip, _ = timed(lambda: pickle.loads(pickle.dumps(result, pickle.HIGHEST_PROTOCOL)), runs)
     snapshot = Snapshot.of(document, result)
-    converted, found = timed(lambda: diagnostics(Snapshot.of(DocumentText(document.uri, 1, text), result), Encoding.UTF16), runs)
-    converter = default_converter()
-    message = types.PublishDiagnosticsNotification(
-        params=types.PublishDiagnosticsParams(uri=document.uri, version=1, diagnostics=found)
-    )
-    wire, _ = timed(lambda: json.dumps(converter.unstructure(message)), runs)
+    report, kept = result.report, diagnostics._fields_kept
+
+    def convert(keep: bool) -> str:
+        if not keep:
+            kept.clear()
+        return diagnostics.diagnostics_json(report, LineIndex(source, LineBreaks.LSP), Encoding.UTF16)
+
+    cold, _ = timed(lambda: convert(False), runs)
+    warm, found = timed(lambda: convert(True), runs)
+    wire, _ = timed(lambda: diagnostics.notification_json(document.uri, 1, found), runs)
+    typed, _ = timed(lambda: lsprotocol_notification(snapshot), runs)
     walk = [e - statistics.median(parse) for e in engine]
     print(f"in process: {len(snapshot.findings)} findings")
     row("parse", parse)
@@ -100,12 +109,21 @@ def in_process(text: str, folder: Path, runs: int, profile: bool) -> None:
     row("rule walk", walk, "(engine - median parse)")
     row("settings", lookup)
     row("pickle (process worker)", round_trip, f"{len(pickle.dumps(result, pickle.HIGHEST_PROTOCOL)) // 1024} KiB")
-    row("diagnostics", converted)
+    row("diagnostics, cold", cold)
+    row("diagnostics, kept", warm)
     row("wire", wire)
+    row("(lsprotocol + unstructure)", typed, "the server's way before it wrote JSON")
     if profile:
         profiler = cProfile.Profile()
         profiler.runcall(process, source, "big.sh", settings, path)
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(15)
+
+
+def lsprotocol_notification(snapshot: Snapshot) -> str:
+    converter = default_converter()
+    found = [diagnostics.finding_diagnostic(snapshot, finding, Encoding.UTF16) for finding in snapshot.findings]
+    params = types.PublishDiagnosticsParams(uri=snapshot.uri, version=1, diagnostics=found)
+    return json.dumps(converter.unstructure(types.PublishDiagnosticsNotification(params=params)))
 
 
 def hover_params(uri: str, line: int) -> types.HoverParams:

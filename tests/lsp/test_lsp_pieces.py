@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import subprocess
 import sys
@@ -142,8 +143,17 @@ def server_with_one_document(monkeypatch, uri: str, place: str = "loop"):
     shown, logged, published = [], [], []
     monkeypatch.setattr(server, "window_show_message", shown.append)
     monkeypatch.setattr(server, "window_log_message", logged.append)
-    monkeypatch.setattr(server, "text_document_publish_diagnostics", published.append)
+    monkeypatch.setattr(server.protocol, "send_json", lambda body: published.append(published_params(body)))
     return server, shown, logged, published
+
+
+def published_params(body: str) -> types.PublishDiagnosticsParams:
+    """A publishDiagnostics notification the server wrote, read back as the client would."""
+    from pipelint.lsp.diagnostics import CONVERTER
+
+    message = json.loads(body)
+    assert message["jsonrpc"] == "2.0" and message["method"] == types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+    return CONVERTER.structure(message["params"], types.PublishDiagnosticsParams)
 
 
 @pytest.mark.asyncio
