@@ -34,8 +34,9 @@ def _parser() -> Parser:
     return Parser(language())
 
 
-def parse(source: bytes) -> Tree:
-    return _parser().parse(source)
+def parse(source: bytes, old_tree: Tree | None = None) -> Tree:
+    """old_tree: an earlier parse, already edited (`Tree.edit`) to match source; tree-sitter reuses what did not change."""
+    return _parser().parse(source) if old_tree is None else _parser().parse(source, old_tree)
 
 
 def text(node: Node) -> bytes:

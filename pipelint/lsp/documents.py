@@ -8,19 +8,20 @@ back through `LineIndex`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from pygls.uris import to_fs_path
 from tree_sitter import Tree
 
-from pipelint import config, parse_guards
+from pipelint import config, parse_guards, syntax
 from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
 from pipelint.dialect import LANGUAGE_IDS, detect, shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
 from pipelint.linter import FileReport, host_kind, process
 from pipelint.lsp.diagnostics import diagnostics_json
+from pipelint.lsp.reparse import reparse
 from pipelint.positions import Encoding, LineBreaks, LineIndex
 
 MIB = 1024 * 1024
@@ -99,6 +100,8 @@ class DocumentText:
     version: int | None
     text: str  # as the editor sent it
     language_id: str | None = None
+    # An earlier version's source and tree-sitter parse, to start this one's from (reparse.py); dropped once used.
+    base: tuple[bytes, Tree] | None = field(default=None, repr=False)
 
     @cached_property
     def source(self) -> bytes:
@@ -114,11 +117,22 @@ class DocumentText:
         return LineIndex(self.source, LineBreaks.LSP)
 
     @cached_property
+    def parse(self) -> Tree:
+        """tree-sitter's own parse of the source: incremental from the base when there is one."""
+        base, self.base = self.base, None
+        return syntax.parse(self.source) if base is None else reparse(*base, self.source)
+
+    def handover(self) -> tuple[bytes, Tree] | None:
+        """What the next version's parse can start from: this one's if made, else this one's base."""
+        parsed = self.__dict__.get("parse")
+        return (self.source, parsed) if parsed is not None else self.base
+
+    @cached_property
     def tree(self) -> Tree:
         """The parse the engine lints: tree-sitter-bash's misreads repaired (`parse_guards`)."""
         # The dialect as the linter detects it (`linter.lint` names the file by its path).
         dialect = detect(self.source, str(self.path) if self.path is not None else None)
-        return parse_guards.guard(self.source, dialect).tree
+        return parse_guards.guard(self.source, dialect, self.parse).tree
 
     def is_text_of(self, version: int | None, text: str) -> bool:
         return self.version == version and self.text == text

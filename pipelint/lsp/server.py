@@ -156,7 +156,8 @@ class PipelintServer(LanguageServer):
             return None
         known = self.texts.get(uri)
         if known is None or not known.is_text_of(document.version, document.source):
-            known = DocumentText(uri, document.version, document.source, document.language_id)
+            base = known.handover() if known is not None else None
+            known = DocumentText(uri, document.version, document.source, document.language_id, base)
             self.texts[uri] = known
         return known
 
