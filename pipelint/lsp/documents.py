@@ -8,6 +8,7 @@ back through `LineIndex`.
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -19,6 +20,7 @@ from pipelint import config, parse_guards, syntax
 from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
 from pipelint.dialect import LANGUAGE_IDS, detect, shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
+from pipelint.finding import RuleCrash
 from pipelint.linter import FileReport, host_kind, process
 from pipelint.lsp.diagnostics import diagnostics_json
 from pipelint.lsp.reparse import reparse
@@ -165,12 +167,33 @@ class LintJob:
         return cls(document.uri, document.source, document.language_id, folder, encoding)
 
 
+@dataclass(frozen=True)
+class PackedReport:
+    """A FileReport pickled in the worker process, unpickled in the server only when something reads it."""
+
+    pickled: bytes
+
+    def unpack(self) -> FileReport | None:
+        return pickle.loads(self.pickled)
+
+
 @dataclass
 class LintResult:
     settings: Settings
-    report: FileReport | None  # None: not linted (not a shell script, or excluded)
+    # None: not linted (not a shell script, or excluded); packed once it has crossed from a worker process.
+    report: FileReport | PackedReport | None
     config_error: str | None = None
     diagnostics: str = "[]"  # the report's diagnostics as JSON, written in the worker (diagnostics.py)
+    crashes: list[RuleCrash] = field(default_factory=list)  # the report's, logged when the result arrives
+
+    def __getstate__(self) -> dict:
+        # The diagnostics go out before anything reads the report: ~1,000 findings
+        # cost 7-15 ms to unpickle (bench_lsp.py, "pickle"), off the loop's path
+        # this way (code actions read it, after the diagnostics are out).
+        state = dict(self.__dict__)
+        if isinstance(self.report, FileReport):
+            state["report"] = PackedReport(pickle.dumps(self.report, pickle.HIGHEST_PROTOCOL))
+        return state
 
 
 def _lintable(job: LintJob, settings: Settings) -> bool:
@@ -189,7 +212,7 @@ def lint_document(job: LintJob) -> LintResult:
     if _lintable(job, lookup.settings):
         report = process(job.source, job.uri, lookup.settings, path, language_id=job.language_id)
     found = diagnostics_json(report, LineIndex(job.source, LineBreaks.LSP), job.encoding)
-    return LintResult(lookup.settings, report, lookup.error, found)
+    return LintResult(lookup.settings, report, lookup.error, found, report.crashes if report is not None else [])
 
 
 def fix_document(job: LintJob) -> bytes | None:
@@ -209,14 +232,34 @@ class Snapshot:
     """A document at one version, with what the engine said about it."""
 
     document: DocumentText
-    settings: Settings
-    report: FileReport | None  # None: not linted (not a shell script, or excluded)
-    config_error: str | None = None
-    diagnostics: str = "[]"  # as JSON, for publishDiagnostics
+    result: LintResult
 
     @classmethod
     def of(cls, document: DocumentText, result: LintResult) -> Snapshot:
-        return cls(document, result.settings, result.report, result.config_error, result.diagnostics)
+        return cls(document, result)
+
+    @cached_property
+    def report(self) -> FileReport | None:
+        """None: not linted (not a shell script, or excluded)."""
+        report = self.result.report
+        return report.unpack() if isinstance(report, PackedReport) else report
+
+    @property
+    def settings(self) -> Settings:
+        return self.result.settings
+
+    @property
+    def config_error(self) -> str | None:
+        return self.result.config_error
+
+    @property
+    def diagnostics(self) -> str:
+        """As JSON, for publishDiagnostics."""
+        return self.result.diagnostics
+
+    @property
+    def crashes(self) -> list[RuleCrash]:
+        return self.result.crashes
 
     @property
     def uri(self) -> str:

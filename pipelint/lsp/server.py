@@ -230,17 +230,19 @@ class PipelintServer(LanguageServer):
         self.log_rule_crashes(snapshot)
         self.publish(snapshot.uri, snapshot.version, snapshot.diagnostics)
         # Editors ask for code actions as soon as diagnostics arrive (VS Code for
-        # its light bulb), and those need the tree: parse now, after the
-        # diagnostics have gone out, rather than when the request waits for it.
-        asyncio.get_running_loop().call_soon(self._parse_ahead, snapshot.document)
+        # its light bulb), and those need the tree and the findings: parse and
+        # unpickle now, after the diagnostics have gone out, rather than when
+        # the request waits for them.
+        asyncio.get_running_loop().call_soon(self._parse_ahead, snapshot)
 
-    def _parse_ahead(self, document: DocumentText) -> None:
-        if self.current(document.uri) is document:
-            document.tree  # noqa: B018 - a cached_property, kept for this version
+    def _parse_ahead(self, snapshot: Snapshot) -> None:
+        if self.current_snapshot(snapshot.document) is snapshot:
+            snapshot.tree  # noqa: B018 - cached properties, kept for this version
+            snapshot.report  # noqa: B018
 
     def log_rule_crashes(self, snapshot: Snapshot) -> None:
         """A rule that raised: the other rules' diagnostics stand; the traceback goes to the log."""
-        for crash in snapshot.report.crashes if snapshot.report is not None else ():
+        for crash in snapshot.crashes:
             message = f"internal error in {crash.code} on {snapshot.uri} (please report): {crash.summary}\n{crash.traceback}"
             self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
 

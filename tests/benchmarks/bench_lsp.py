@@ -8,7 +8,9 @@ Part 1, in this process (medians, and the fastest run):
   engine       linter.process: parse + the rules' walk (what `pipelint check` does per file)
   rule walk    engine - parse
   settings     the worker's settings lookup, config files read afresh
-  pickle       a LintResult there and back: what the process worker adds
+  pickle       a LintResult there and back: what the process worker adds before the
+               diagnostics go out (the report travels pickled: see "unpack")
+  unpack       the report unpickled in the server, after the diagnostics are out
   diagnostics  findings → the diagnostics' JSON, in the worker (LineIndex, LSP line ends);
                "cold": nothing kept from the last lint, "kept": each finding's JSON
                but its range kept from the lint before (a keystroke's case)
@@ -109,6 +111,8 @@ def in_process(text: str, folder: Path, runs: int, profile: bool) -> None:
     row("rule walk", walk, "(engine - median parse)")
     row("settings", lookup)
     row("pickle (process worker)", round_trip, f"{len(pickle.dumps(result, pickle.HIGHEST_PROTOCOL)) // 1024} KiB")
+    packed = pickle.loads(pickle.dumps(result, pickle.HIGHEST_PROTOCOL)).report
+    row("unpack (after publishing)", timed(packed.unpack, runs)[0])
     row("diagnostics, cold", cold)
     row("diagnostics, kept", warm)
     row("wire", wire)

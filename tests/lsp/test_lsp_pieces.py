@@ -222,3 +222,18 @@ async def test_a_rule_that_raises_is_logged_and_the_other_rules_still_publish(mo
     assert "Traceback" in log.message
     assert shown == []
     server.worker.stop()
+
+
+def test_a_result_from_a_worker_process_brings_its_report_packed_and_whole(tmp_path):
+    import pickle
+
+    from pipelint.lsp.documents import DocumentText, LintJob, PackedReport, Snapshot, lint_document
+
+    document = DocumentText("untitled:packed", 1, "cat a | grep b\nsort w | cat | uniq -c\n", "shellscript")
+    result = lint_document(LintJob.of(document, tmp_path))
+    crossed = pickle.loads(pickle.dumps(result, pickle.HIGHEST_PROTOCOL))
+    assert isinstance(crossed.report, PackedReport) and crossed.diagnostics == result.diagnostics
+    snapshot = Snapshot.of(document, crossed)
+    assert snapshot.report.findings == result.report.findings
+    assert [f.code for f in snapshot.findings] == ["PL001", "PL003"]
+    assert Snapshot.of(document, result).report is result.report  # in a thread or on the loop: nothing packed
