@@ -23,7 +23,7 @@ from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
 from pipelint.finding import RuleCrash
 from pipelint.linter import FileReport, host_kind, process
 from pipelint.lsp.diagnostics import diagnostics_json
-from pipelint.lsp.reparse import reparse
+from pipelint.lsp.reparse import LastParses, reparse
 from pipelint.positions import Encoding, LineBreaks, LineIndex
 
 MIB = 1024 * 1024
@@ -152,6 +152,10 @@ def too_large_message(document: DocumentText, what: str = "lint") -> str:
     )
 
 
+# In a worker: each document's last parse, for the next lint's to start from (reparse.py).
+LAST_PARSES = LastParses()
+
+
 @dataclass(frozen=True)
 class LintJob:
     """What a worker needs to lint a document: plain data, so it can cross to a process."""
@@ -210,7 +214,9 @@ def lint_document(job: LintJob) -> LintResult:
     lookup = settings_for(path, job.folder)
     report = None
     if _lintable(job, lookup.settings):
-        report = process(job.source, job.uri, lookup.settings, path, language_id=job.language_id)
+        script = host_kind(lookup.settings, path, job.language_id) is None
+        tree = LAST_PARSES.parse(job.uri, job.source) if script else None
+        report = process(job.source, job.uri, lookup.settings, path, language_id=job.language_id, tree=tree)
     found = diagnostics_json(report, LineIndex(job.source, LineBreaks.LSP), job.encoding)
     return LintResult(lookup.settings, report, lookup.error, found, report.crashes if report is not None else [])
 

@@ -5,6 +5,8 @@
 
 Part 1, in this process (medians, and the fastest run):
   parse        tree-sitter alone (syntax.parse)
+  incremental  the same after a line added mid-file, from the last version's tree
+               (reparse.py: what the worker and the server's hover parse do)
   engine       linter.process: parse + the rules' walk (what `pipelint check` does per file)
   rule walk    engine - parse
   settings     the worker's settings lookup, config files read afresh
@@ -61,6 +63,7 @@ from pipelint import syntax  # noqa: E402
 from pipelint.linter import process  # noqa: E402
 from pipelint.lsp import diagnostics  # noqa: E402
 from pipelint.lsp.documents import DocumentText, LintJob, Snapshot, lint_document, settings_for  # noqa: E402
+from pipelint.lsp.reparse import reparse  # noqa: E402
 from pipelint.lsp.worker import LINT_IN_VARIABLE, PLACES  # noqa: E402
 from pipelint.positions import Encoding, LineBreaks, LineIndex  # noqa: E402
 
@@ -87,7 +90,12 @@ def in_process(text: str, folder: Path, runs: int, profile: bool) -> None:
     settings = settings_for(path, folder).settings
     process(source, "big.sh", settings, path)  # warm: queries compiled, caches filled
     parse, _ = timed(lambda: syntax.parse(source), runs)
+    middle = source.index(b"\n", len(source) // 2) + 1
+    edited = source[:middle] + b"cat access.log | grep 500\n" + source[middle:]
+    old_tree = syntax.parse(source)
+    incremental, _ = timed(lambda: reparse(source, old_tree, edited), runs)
     engine, _ = timed(lambda: process(source, "big.sh", settings, path), runs)
+    from_last, _ = timed(lambda: process(edited, "big.sh", settings, path, tree=reparse(source, old_tree, edited)), runs)
     lookup, _ = timed(lambda: settings_for(path, folder), runs)
     document = DocumentText(file_uri(path), 1, text, "shellscript")
     result = lint_document(LintJob.of(document, folder))
@@ -107,8 +115,10 @@ def in_process(text: str, folder: Path, runs: int, profile: bool) -> None:
     walk = [e - statistics.median(parse) for e in engine]
     print(f"in process: {len(snapshot.findings)} findings")
     row("parse", parse)
+    row("incremental parse", incremental, "(reparse.py: a line added mid-file, from the last tree)")
     row("engine", engine)
     row("rule walk", walk, "(engine - median parse)")
+    row("engine, incremental parse", from_last, "(what the worker does when it linted the last version)")
     row("settings", lookup)
     row("pickle (process worker)", round_trip, f"{len(pickle.dumps(result, pickle.HIGHEST_PROTOCOL)) // 1024} KiB")
     packed = pickle.loads(pickle.dumps(result, pickle.HIGHEST_PROTOCOL)).report

@@ -109,3 +109,32 @@ def test_a_document_parses_from_the_last_version_that_was_parsed(tmp_path):
 def test_the_edit_is_the_span_between_common_prefix_and_suffix(old, new, edit):
     assert edit_between(old, new) == edit
     assert old[: edit.start] + new[edit.start : edit.new_end] + old[edit.old_end :] == new
+
+
+def full_lint(source: bytes, tmp_path):
+    from pipelint.linter import process
+    from pipelint.lsp.documents import settings_for
+
+    path = tmp_path / "edited.sh"
+    return process(source, f"file://{path}", settings_for(path, tmp_path).settings, path, language_id="shellscript")
+
+
+@pytest.mark.parametrize(
+    ("name", "edits"),
+    [*((name, 25) for name in SCRIPTS if name != "large"), ("large", 10), ("bench", 3)],
+)
+def test_a_lint_from_the_incremental_parse_equals_a_full_lint(tmp_path, name, edits):
+    """What the worker publishes after each of a run of random edits: identical to `pipelint check`'s lint."""
+    from pipelint.lsp.documents import LAST_PARSES, LintJob, lint_document
+
+    rng = random.Random(f"lint-{name}")
+    source = (large_script(5000) if name == "bench" else SCRIPTS[name]).encode()
+    uri = f"file://{tmp_path}/edited.sh"
+    reused = LAST_PARSES.reused
+    for step in range(edits + 1):
+        result = lint_document(LintJob(uri, source, "shellscript", tmp_path))
+        full = full_lint(source, tmp_path)
+        assert result.report.findings == full.findings, f"step {step}"
+        assert (result.report.parse_failures, result.report.notes) == (full.parse_failures, full.notes), f"step {step}"
+        source = random_edit(source, rng)
+    assert LAST_PARSES.reused - reused == edits  # every lint after the first started from the last parse
