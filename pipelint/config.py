@@ -85,17 +85,24 @@ class Settings:
 def _relative(path: Path, root: Path) -> str:
     # os.path.realpath, not Path.resolve, which raises on a symlink loop; compared as
     # strings: pathlib's relative_to cost a third of discovery on 1,389 files.
-    real, real_root = os.path.realpath(path), _realpath(root)
+    real, real_root = _real_file_path(path), _realpath(root)
     if real == real_root:
         return "."
     prefix = real_root if real_root.endswith("/") else real_root + "/"
     return real[len(prefix) :] if real.startswith(prefix) else Path(path).as_posix()
 
 
-@functools.lru_cache(maxsize=64)
-def _realpath(root: Path) -> str:
-    """A config root's real path: one per run (a root removed meanwhile is not a concern of one run)."""
-    return os.path.realpath(root)
+def _real_file_path(path: Path) -> str:
+    """os.path.realpath(path), with the folder's real path remembered: one lstat per file, not one per component."""
+    if path.name in ("", ".", "..") or os.path.islink(path):
+        return os.path.realpath(path)
+    return os.path.join(_realpath(path.parent), path.name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _realpath(folder: Path) -> str:
+    """A folder's real path, asked for every file in it (a folder moved during one run is not a concern)."""
+    return os.path.realpath(folder)
 
 
 @dataclass(frozen=True)
