@@ -38,7 +38,7 @@ repaired byte, and the fixer lints its result again through this guard.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from tree_sitter import Node, Tree
@@ -193,13 +193,16 @@ class GuardedParse:
         first = bisect_left(self._repaired, start)
         return first == len(self._repaired) or self._repaired[first] >= end
 
-    def notes(self) -> list[Note]:
+    def notes(self, line: Callable[[int], int] | None = None) -> list[Note]:
+        """What the guards did, in order; line: the 1-based line to name for an offset (the
+        host file's, for a script inside it), by default this text's own."""
         if not (self.joined or self.misread):
             return []
-        index = LineIndex(self.source)
+        if line is None:
+            index = LineIndex(self.source)
 
-        def line(offset: int) -> int:
-            return index.position(offset).line + 1
+            def line(offset: int) -> int:
+                return index.position(offset).line + 1
 
         notes = [Note(stretch.start, _joined_text(stretch, line)) for stretch in self.joined]
         notes += [Note(m.operator, _misread_text(m, line, len(self.source))) for m in self.misread]
