@@ -53,6 +53,12 @@ def _units(text: str, encoding: Encoding) -> int:
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
+def byte_position(source: bytes, offset: int) -> Position:
+    """The line ("\n" ends one, as tree-sitter counts) and byte column of one offset, without
+    building a LineIndex: ~0.1 ms for one offset in 128 KB where an index costs ~3 ms."""
+    return Position(source.count(b"\n", 0, offset), offset - (source.rfind(b"\n", 0, offset) + 1))
+
+
 class LineIndex:
     """Maps byte offsets of one source to line/column positions and back."""
 

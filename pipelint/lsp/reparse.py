@@ -12,11 +12,12 @@ contract; tests/lsp/test_lsp_reparse.py holds it on random edits).
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 from tree_sitter import Point, Tree
 
 from pipelint import syntax
+from pipelint.positions import byte_position
 
 
 @dataclass(frozen=True)
@@ -53,9 +54,7 @@ def _common_length(old: bytes, new: bytes, part, most: int | None = None) -> int
 
 
 def _point(source: bytes, offset: int) -> Point:
-    """tree-sitter's row and byte column of an offset (rows end at "\\n" only)."""
-    row = source.count(b"\n", 0, offset)
-    return Point(row, offset - (source.rfind(b"\n", 0, offset) + 1))
+    return Point(*astuple(byte_position(source, offset)))
 
 
 def reparse(old_source: bytes, old_tree: Tree, new_source: bytes) -> Tree:
