@@ -25,7 +25,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lsp"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_lsp import typing_burst  # noqa: E402
 from large_script import large_script  # noqa: E402
 from lsp_client import REPOSITORY, change_document, file_uri, lsp_server, open_document, published  # noqa: E402
 
@@ -36,18 +38,6 @@ async def one_change(client, uri: str, text: str, version: int) -> float:
     sent = time.perf_counter()
     change_document(client, uri, text, version)
     return (await published(client, uri, version=version, timeout=120)).at - sent
-
-
-async def one_burst(client, uri: str, text: str, first: int, keystrokes: int, gap: float) -> tuple[float, int]:
-    mark = len(client.published)
-    for keystroke in range(keystrokes):
-        if keystroke:
-            await asyncio.sleep(gap)
-        text += "#"
-        sent = time.perf_counter()
-        change_document(client, uri, text, first + keystroke)
-    last = await published(client, uri, version=first + keystrokes - 1, timeout=120)
-    return last.at - sent, len({p.params.version for p in client.published[mark:] if p.params.uri == uri})
 
 
 def row(label: str, this: list[float], other: list[float], note: str = "") -> None:
@@ -80,7 +70,7 @@ async def main(options: argparse.Namespace, folder: Path) -> None:
         for run in range(max(1, options.runs // 2) if options.burst else 0):
             version += options.burst
             for name in checkouts:
-                latency, count = await one_burst(clients[name], uris[name], text + "x" * run, version, options.burst, options.gap / 1000)
+                latency, count = await typing_burst(clients[name], uris[name], text + "x" * run, version, options.burst, options.gap / 1000)
                 bursts[name].append(latency)
                 counts[name].append(count)
                 await asyncio.sleep(PAUSE)
