@@ -77,9 +77,10 @@ def reparse(old_source: bytes, old_tree: Tree, new_source: bytes) -> Tree:
 class LastParses:
     """Each document's last source and parse in this worker, for the next lint to start from.
 
-    The worker pool's processes each keep their own: a lint that lands on the
-    other process parses from scratch.  A few documents only (the ones being
-    edited): each tree holds ~1 MB for 5,000 lines.
+    The worker pool's processes each keep their own, and the pool hands them
+    jobs in turn: a lint starts from the version the same process linted
+    last (the one before last), as good a start, the edit between them being
+    one span all the same.  A few documents only (the ones being edited).
     """
 
     KEPT = 8
