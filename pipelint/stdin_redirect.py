@@ -68,12 +68,27 @@ def rewrite(
     if context.has_comment(reader.end, consumer.start):
         return None  # a comment between the stages would be lost
     reason = _unsafe_because(pipeline, context, reader_may_fail)
-    edits = (
-        Edit.delete(reader.start, consumer.start),
-        Edit.insert(consumer.command.end_byte, b" " + redirect),
-    )
+    insert = _after_own_redirects(consumer, redirect) if reader_may_fail else Edit.insert(consumer.command.end_byte, b" " + redirect)
+    edits = (Edit.delete(reader.start, consumer.start), insert)
     applicability = Applicability.UNSAFE if unsafe or reason else Applicability.SAFE
     return StdinRewrite(edits, applicability, consumer_label(consumer), reason)
+
+
+def _after_own_redirects(consumer: Stage, redirect: bytes) -> Edit:
+    """`< FILE` for a FILE that may be missing: after the consumer's own redirects.
+
+    The shell opens redirects left to right and stops at the first that
+    fails: `tr a b < missing > out` never creates out, while `cat missing |
+    tr a b > out` did (tr ran on empty input). `tr a b > out < missing` still
+    does. Before a redirect that copies stdin (`3<&0`), which must copy FILE
+    as it copied the pipe.
+    """
+    for own in consumer.all_redirects:
+        if own.type == "file_redirect" and syntax.redirect_parts(own)[1] in ("<&", ">&"):
+            destination = own.child_by_field_name("destination")
+            if destination is not None and syntax.text(destination) == b"0":
+                return Edit.insert(own.start_byte, redirect + b" ")
+    return Edit.insert(consumer.end, b" " + redirect)
 
 
 def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool) -> str | None:

@@ -20,10 +20,13 @@ file whatever its mode bits say.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+from tree_sitter import Node
 
 from pipelint import syntax
 
@@ -68,6 +71,56 @@ def inputs_read(source: bytes, names: frozenset[str] | None = None) -> tuple[str
     return tuple(sorted(found))
 
 
+# Where a reader's operand names its file: cat's operands, dd's `if=`, `<` targets.
+_READERS = frozenset({b"cat", b"dd"})
+
+
+def absent_inputs(source: bytes, names: frozenset[str] | None = None) -> tuple[str, ...]:
+    """Files the script reads that no run provides: `cat missing.txt`, `cat "$f"` with f never set.
+
+    The contract keeps behaviour "whenever every file the pipeline reads
+    exists": where one never does, even the run with the sandbox's inputs
+    present is a run with an input missing, and the rules' allowances apply
+    to it. A variable counts as never set when the script names it only in
+    `$name`/`${name}` expansions (and, for `$1`…`$9`, always: the harness
+    passes no arguments); it expands to the empty name.
+    """
+    names = data_names() if names is None else names
+    found: set[str] = set()
+    for node in syntax.walk(syntax.parse(source).root_node):
+        words: list[Node] = []
+        if node.type == "command" and syntax.basename(syntax.command_name(node)) in _READERS:
+            words = syntax.arguments(node)
+        elif node.type == "file_redirect":
+            _, operator, destination = syntax.redirect_parts(node)
+            words = [destination] if operator == "<" and destination is not None else []
+        for word in words:
+            name = _absent_name(word, source, names)
+            if name is not None:
+                found.add(name)
+    return tuple(sorted(found))
+
+
+def _absent_name(word: Node, source: bytes, names: frozenset[str]) -> str | None:
+    """The name word opens when that file never exists, else None."""
+    text = syntax.text(word)
+    text = text[3:] if text.startswith(b"if=") else text
+    literal = syntax.literal_value(word)
+    if literal is not None:
+        literal = literal[3:] if literal.startswith(b"if=") else literal
+        plain = _plain(literal)
+        if not literal or literal.startswith((b"-", b"/")) or "=" in plain or plain in names:
+            return None  # an option, a file outside the sandbox, dd's `bs=1M`, or there
+        return plain
+    variable = re.fullmatch(rb'"?\$\{?([a-z_][a-z0-9_]*|[1-9])\}?"?', text)
+    if variable is None:
+        return None
+    name = variable.group(1)
+    uses = len(re.findall(rb"\b" + name + rb"\b", source))
+    expansions = len(re.findall(rb"\$\{?" + name + rb"\b", source))
+    return "" if name.isdigit() or uses == expansions else None
+
+
 def _lines(data: bytes) -> list[bytes]:
     return data.split(b"\n")
 
@@ -88,6 +141,13 @@ def _only_zero_counts_dropped(before: bytes, after: bytes) -> bool:
     return without_zeros(before) == without_zeros(after) and _is_subsequence(_lines(after), _lines(before))
 
 
+def _output_file_dropped(before, after) -> bool:
+    """The same file, without what the skipped consumer wrote into it."""
+    if before is None or after is None or before.kind != "file" or after.kind != "file":
+        return False
+    return before.mode == after.mode and _consumer_output_dropped(before.content, after.content)
+
+
 @dataclass(frozen=True)
 class Allowance:
     """One difference a rule document allows when an input is missing, as a checkable relation."""
@@ -105,8 +165,9 @@ CONSUMER_SKIPPED = Allowance(
     "the consumer does not run at all instead of running on empty input",
     # Whatever it printed on empty input is gone, nothing else changes.
     output=_consumer_output_dropped,
-    # A file it would have written (`> out`) is not created or truncated.
-    file=lambda before, after, initial: after in (before, initial),
+    # A file it would have written (`> out`) is not created or truncated, or
+    # created (the shell opens `> out` before `< FILE` fails) without what it wrote.
+    file=lambda before, after, initial: after in (before, initial) or _output_file_dropped(before, after),
 )
 # The same relation, as PL004 and PL203 word it.
 DUMP_CONSUMER_SKIPPED = replace(CONSUMER_SKIPPED, quote="The same as PL001")

@@ -93,6 +93,10 @@ def test_dump_consumer_is_pl004_not_pl001():
         ),
         ("cat access.log | read -r first\n", "read -r first < access.log\n", Applicability.UNSAFE),
         ("cat $(echo access.log) | wc -l\n", "wc -l < $(echo access.log)\n", Applicability.UNSAFE),
+        # After the consumer's own redirects: with f missing, out is still created, as before.
+        ("cat f | tr a b > out\necho\n", "tr a b > out < f\necho\n", Applicability.SAFE),
+        # Before a copy of stdin, which must copy f as it copied the pipe.
+        ("cat f | sort 3<&0 > out\necho\n", "sort < f 3<&0 > out\necho\n", Applicability.SAFE),
     ],
 )
 def test_fix_and_its_safety(script, expected, safety):
@@ -120,6 +124,9 @@ TRICKY = [
     "cat access.log | while read -r line; do echo \"got $line\"; done | tail -1\n",
     "printf '%s\\n' \"$(cat access.log | head -1)\"\n",
     "diff <(cat access.log | sort) <(sort access.log) && echo same\n",
+    # f is never set: cat opens the empty name and fails, tr runs on nothing and out is created empty.
+    'cat "$f" | tr a-z A-Z > out.txt\necho after\n',
+    "for i in 2; do cat \"$f\" | tr a-z A-Z >> out.txt; echo \"i=$i\"; done\n",
 ]
 
 # Where the script sees the pipeline's status or captures the consumer's output
