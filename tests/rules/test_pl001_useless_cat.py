@@ -127,6 +127,11 @@ TRICKY = [
     # f is never set: cat opens the empty name and fails, tr runs on nothing and out is created empty.
     'cat "$f" | tr a-z A-Z > out.txt\necho after\n',
     "for i in 2; do cat \"$f\" | tr a-z A-Z >> out.txt; echo \"i=$i\"; done\n",
+    # errexit turned off again, or confined to a subshell: nothing sees the status (facts.option_at).
+    "set -e\nset +e\ncat access.log | wc -l\necho after\n",
+    "( set -e; echo in )\ncat access.log | wc -l\necho after\n",
+    "n=$(set -e; echo 1)\ncat access.log | wc -l\necho \"$n\"\n",
+    "set -e\nfor i in 1 2; do set +e; cat access.log | wc -l; set -e; done\necho after\n",
 ]
 
 # Where the script sees the pipeline's status or captures the consumer's output
@@ -140,6 +145,10 @@ UNSAFE_WHERE_SEEN = [
     "set -e\ncat access.log | wc -l\necho after\n",
     "cat access.log | wc -l\necho \"rc=$?\"\n",
     "cat access.log | wc -l || echo failed\necho after\n",
+    # Where `set +e` proves nothing: a function turns errexit on again, a loop runs `set -e` first.
+    "set -e\nf() { set -e; }\nset +e\nf\ncat access.log | wc -l\necho after\n",
+    "set +e\nfor i in 1 2; do cat access.log | wc -l; set -e; done\necho after\n",
+    "set -e\nif false; then set +e; fi\ncat access.log | wc -l\necho after\n",
 ]
 ISSUE_13_BASH: dict = {}
 ISSUE_13_DASH: dict = {}
