@@ -76,12 +76,12 @@ _READERS = frozenset({b"cat", b"dd"})
 
 
 def absent_inputs(source: bytes, names: frozenset[str] | None = None) -> tuple[str, ...]:
-    """Files the script reads that no run provides: `cat missing.txt`, `cat "$f"` with f never set.
+    """Files the script reads that no run provides: `cat missing.txt`, `cat "$f"` with f never set, `cat src` (a folder).
 
     The contract keeps behaviour "whenever every file the pipeline reads
-    exists": where one never does, even the run with the sandbox's inputs
-    present is a run with an input missing, and the rules' allowances apply
-    to it. A variable counts as never set when the script names it only in
+    exists" (and is a file): where one never does, even the run with the
+    sandbox's inputs present is a run with an input missing or a folder, and
+    the rules' allowances apply to it. A variable counts as never set when the script names it only in
     `$name`/`${name}` expansions (and, for `$1`…`$9`, always: the harness
     passes no arguments); it expands to the empty name.
     """
@@ -109,9 +109,9 @@ def _absent_name(word: Node, source: bytes, names: frozenset[str]) -> str | None
     if literal is not None:
         literal = literal[3:] if literal.startswith(b"if=") else literal
         plain = _plain(literal)
-        if not literal or literal.startswith((b"-", b"/")) or "=" in plain or plain in names:
-            return None  # an option, a file outside the sandbox, dd's `bs=1M`, or there
-        return plain
+        if not literal or literal.startswith((b"-", b"/")) or "=" in plain:
+            return None  # an option, a file outside the sandbox, dd's `bs=1M`
+        return plain if plain not in names or (DATA / plain).is_dir() else None
     variable = re.fullmatch(rb'"?\$\{?([a-z_][a-z0-9_]*|[1-9])\}?"?', text)
     if variable is None:
         return None

@@ -144,6 +144,7 @@ def test_inputs_read(script, expected):
         ("cat words.txt -n - /etc/hostname | wc -l", ()),
         ("dd if=gone.img bs=1M | wc -c; echo gone.txt", ("gone.img",)),
         ("sort missing.txt | wc -l", ()),  # sort is no reader the rules remove
+        ("cat src | sort", ("src",)),  # a folder of the sandbox: never a file
     ],
 )
 def test_absent_inputs(script, expected):
