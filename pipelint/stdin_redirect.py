@@ -18,7 +18,7 @@ from pipelint.finding import Applicability, Edit, Fix
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 from pipelint.exit_status import IGNORED, TESTED, stage_status_observed, status_use
-from pipelint.subshell import escape_reason
+from pipelint.subshell import escape_reason, expansion_escape_reason
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def rewrite(
     reader, consumer = pipeline.stages[0], pipeline.stages[1]
     if context.has_comment(reader.end, consumer.start):
         return None  # a comment between the stages would be lost
-    reason = _unsafe_because(pipeline, context, reader_may_fail)
+    reason = _unsafe_because(pipeline, context, reader_may_fail) or expansion_escape_reason(pipeline, consumer, context, redirect)
     insert = _after_own_redirects(consumer, redirect) if reader_may_fail else Edit.insert(consumer.command.end_byte, b" " + redirect)
     edits = (Edit.delete(reader.start, consumer.start), insert)
     applicability = Applicability.UNSAFE if unsafe or reason else Applicability.SAFE

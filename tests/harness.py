@@ -261,7 +261,7 @@ def compare(
     after: Outcome,
     allowances: tuple[Allowance, ...] = (),
     initial: dict[str, FileState] | None = None,
-    taken_away: str | None = None,
+    taken_away: str | tuple[str, ...] | None = None,
 ) -> list[tuple[str, str]]:
     """(aspect, detail) for each way after differs from before that no allowance explains."""
     found = []
@@ -339,8 +339,8 @@ def _compare_variant(run, variant, allowances, workdir: Path, keeps, absent: tup
     evidence either way.
     """
     before, after = run(0, variant), run(1, variant)
-    taken_away = variant[0] if variant else absent[0] if absent else None
-    if taken_away is None:
+    taken_away = tuple(dict.fromkeys(((variant[0],) if variant else ()) + absent))
+    if not taken_away:
         found = compare(before, after)
     else:
         found = compare(before, after, allowances, _initial_files(workdir, variant), taken_away)

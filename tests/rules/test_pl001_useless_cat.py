@@ -132,6 +132,9 @@ TRICKY = [
     "( set -e; echo in )\ncat access.log | wc -l\necho after\n",
     "n=$(set -e; echo 1)\ncat access.log | wc -l\necho \"$n\"\n",
     "set -e\nfor i in 1 2; do set +e; cat access.log | wc -l; set -e; done\necho after\n",
+    # nounset off again, or the consumer still in a subshell of its own.
+    'set -u\nset +u\ncat "$f" | sort\necho after\n',
+    'set -u\ncat "$f" | sort | uniq -c\necho after\n',
 ]
 
 # Where the script sees the pipeline's status or captures the consumer's output
@@ -178,6 +181,16 @@ def test_fix_keeps_behaviour_in_dash(script, tmp_path):
     fixed = fix(source, "script.sh")
     assert fixed != source
     assert_same_behaviour(source, fixed, tmp_path, "dash")
+
+
+def test_an_unset_variable_under_nounset_makes_the_fix_unsafe(tmp_path):
+    """Under `set -u` an unset "$f" in the redirect ends a POSIX shell (dash, `bash --posix`), where it
+    ended cat's subshell before; bash itself only fails the command."""
+    script = b'#!/bin/sh\nset -u\ncat "$f" | sort\necho after\n'
+    (finding,) = [f for f in lint(script, "script.sh") if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    with pytest.raises(AssertionError, match="dash"):
+        assert_same_behaviour(script, fix(script, "script.sh", unsafe=True), tmp_path, "dash", path="script.sh")
 
 
 def test_a_missing_file_changes_only_the_error_path(tmp_path):
