@@ -43,6 +43,7 @@ class CheckResult:
     parse_failures: list[ParseFailure] = field(default_factory=list)
     crashes: list[RuleCrash] = field(default_factory=list)  # rules that raised on this file
     notes: list[parse_guards.Note] = field(default_factory=list)  # what the parse guards repaired
+    guarded: parse_guards.GuardedParse | None = None  # the parse, for notes said in a host's lines
     # Scripts that commands of this one run (`sh -c '…'`), for the linter to lint in turn.
     regions: list[Region] = field(default_factory=list)
     suppressions: list[suppression.Suppression] = field(default_factory=list)
@@ -141,6 +142,7 @@ def check(
     findings, comments, commands = _walk(parsed, rules, context, guard)
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
     result.notes = parsed.guarded.notes()
+    result.guarded = parsed.guarded
     still_broken = syntax.error_ranges(parsed.root)
     result.error_count = parsed.error_count
     if suppression.may_hold_directives(source):

@@ -83,11 +83,26 @@ class Settings:
 
 
 def _relative(path: Path, root: Path) -> str:
-    try:
-        # os.path.realpath, not Path.resolve, which raises on a symlink loop.
-        return Path(os.path.realpath(path)).relative_to(os.path.realpath(root)).as_posix()
-    except ValueError:
-        return Path(path).as_posix()
+    # os.path.realpath, not Path.resolve, which raises on a symlink loop; compared as
+    # strings: pathlib's relative_to cost a third of discovery on 1,389 files.
+    real, real_root = _real_file_path(path), _realpath(root)
+    if real == real_root:
+        return "."
+    prefix = real_root if real_root.endswith("/") else real_root + "/"
+    return real[len(prefix) :] if real.startswith(prefix) else Path(path).as_posix()
+
+
+def _real_file_path(path: Path) -> str:
+    """os.path.realpath(path), with the folder's real path remembered: one lstat per file, not one per component."""
+    if path.name in ("", ".", "..") or os.path.islink(path):
+        return os.path.realpath(path)
+    return os.path.join(_realpath(path.parent), path.name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _realpath(folder: Path) -> str:
+    """A folder's real path, asked for every file in it (a folder moved during one run is not a concern)."""
+    return os.path.realpath(folder)
 
 
 @dataclass(frozen=True)
@@ -333,8 +348,11 @@ class SettingsResolver:
         self.config_file = config_file
         # Config files found, by folder: one resolver serves one run (the language server makes one per lint).
         self._known: dict[Path, Path | None] = {}
+        self._settings: dict[Path | None, Settings] = {}  # by config file: most runs have one for every file
 
     def for_path(self, path: Path) -> Settings:
         config_file = self.config_file or find_config_file(path if _is_dir(path) else path.parent, self._known)
-        base = load(config_file) if config_file else Settings()
-        return self.overrides.apply(base)
+        if config_file not in self._settings:
+            base = load(config_file) if config_file else Settings()
+            self._settings[config_file] = self.overrides.apply(base)
+        return self._settings[config_file]

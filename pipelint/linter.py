@@ -153,6 +153,7 @@ def _lint_regions(
     for region in found:
         region = replace(region, depth=1) if parent is None else region.inside(parent)
         inner = check(region)
+        host.notes.extend(_inner_notes(inner, region, host.source))
         host.error_count += inner.error_count
         host.crashes.extend(inner.crashes)
         if region.reports_parse_failures:
@@ -166,6 +167,21 @@ def _lint_regions(
             Suppression(s.codes, *region.outer_span(s.start, s.end)) for s in inner.suppressions
         ]
         _lint_regions(host, inner.regions, suppressions + inner_suppressions, check, region)
+
+
+def _inner_notes(inner: checker.CheckResult, region: Region, host_source: bytes) -> list[Note]:
+    """What the parse guards did in a region's script, said at the host file's lines."""
+    if inner.guarded is None or not inner.notes:
+        return []
+    index = LineIndex(host_source)
+
+    def host_line(offset: int) -> int:
+        return index.position(region.outer_span(offset, offset)[0]).line + 1
+
+    return [
+        Note(region.outer_span(note.start, note.start)[0], f"in {region.origin}: {note.text}")
+        for note in inner.guarded.notes(host_line)
+    ]
 
 
 def map_finding(finding: Finding, region: Region) -> Finding:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 SHOW_FILES = 200
 SHOW_AFTER = 2.0  # seconds
@@ -49,6 +50,11 @@ class FileProgress:
             self._drawn = now
 
     def _start(self) -> None:
+        # rich is imported only for a bar about to be drawn: most runs (a pipe, a CI log, a few
+        # files) never draw one, and rich's import is a fifth of pipelint's start-up.
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
         console = Console(file=sys.stderr)
         if not console.is_terminal:
             self.enabled = False

@@ -34,8 +34,9 @@ def _parser() -> Parser:
     return Parser(language())
 
 
-def parse(source: bytes) -> Tree:
-    return _parser().parse(source)
+def parse(source: bytes, old_tree: Tree | None = None) -> Tree:
+    """The tree of source; with old_tree (edited to match source with `Tree.edit`), re-using its unchanged parts."""
+    return _parser().parse(source) if old_tree is None else _parser().parse(source, old_tree)
 
 
 def text(node: Node) -> bytes:

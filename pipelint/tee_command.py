@@ -36,6 +36,8 @@ class Tee:
 
 def parse(stage: Stage) -> Tee | None:
     """The stage as a tee call, or None when it is not a plain `tee` we understand."""
+    if stage.name != b"tee":
+        return None  # by name first: a wrapped tee (`sudo tee`) is not read as one either
     model = stage.command_model
     if model is None or model.program != b"tee" or model.wrappers:
         return None

@@ -65,6 +65,8 @@ def find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | No
 
 def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | None:
     reader = pipeline.stages[0]
+    if reader.name != b"cat":
+        return None  # by name before the model: most pipelines start with something else
     cat = reader.command_model
     if cat is None or cat.program != b"cat" or cat.wrappers or cat.assignments:
         return None  # `sudo cat f` opens f as another user: `< f` would not

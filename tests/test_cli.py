@@ -191,6 +191,15 @@ def test_version_and_rule_listing():
     assert "PL001  useless-cat" in out and "PL004  piped-dump-import" in out
 
 
+def test_the_installed_metadata_has_the_version_the_package_says():
+    """pyproject.toml reads the version from pipelint/__init__.py: one place, and the installed copy agrees."""
+    from importlib import metadata
+
+    from pipelint import __version__
+
+    assert metadata.version("pipelint") == __version__
+
+
 # Bad input: one clear line on stderr, the right exit code, never a traceback.
 
 

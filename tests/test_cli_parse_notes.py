@@ -48,3 +48,17 @@ def test_diff_and_fix_say_it_too(tmp_path):
     completed = run_cli("check", "--fix", "joined.sh", cwd=tmp_path)
     assert completed.returncode == 0 and NOTE in text(completed)[1]
     assert (tmp_path / "joined.sh").read_text() == "[ 1 -eq 0 ]\nwc -l < words.txt\necho r > k\n[ 1 ]\n"
+
+
+def test_a_note_about_a_script_inside_a_string_names_the_host_files_lines(tmp_path):
+    """`sh -c '…'` and `ssh h '…'` scripts are guarded too: the note says where, in the file the user has open."""
+    inner = "[ 1 -eq 0 ]\ncat words.txt | wc -l\necho r > k\n[ 1 ]"
+    (tmp_path / "host.sh").write_text(f"echo start\nsh -c '{inner}'\nssh db '{inner}'\necho done\n")
+    out, err = text(run_cli("check", "host.sh", cwd=tmp_path))
+    assert err.splitlines() == [
+        "pipelint: note: host.sh:2:8: in the script `sh -c` runs: tree-sitter-bash joined lines 2–5 into one "
+        "statement (tree-sitter-bash #316); they were checked one by one",
+        "pipelint: note: host.sh:6:9: in the command `ssh` runs remotely: tree-sitter-bash joined lines 6–9 into one "
+        "statement (tree-sitter-bash #316); they were checked one by one",
+    ]
+    assert [line.split(" ")[0] for line in out.splitlines()[:2]] == ["host.sh:3:1:", "host.sh:7:1:"]

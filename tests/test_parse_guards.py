@@ -7,15 +7,17 @@ writes what the original does (tests/harness.py, real bash and dash).
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
 from harness import assert_same_behaviour, fix, lint
 
-from pipelint import checker, parse_guards
+from pipelint import checker, parse_guards, syntax
 from pipelint.config import Settings
 from pipelint.linter import process
 from pipelint.registry import RULES
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 REPRO = "[ 1 -eq 0 ]\ncat words.txt | wc -l\necho r > k\n[ 1 ]\n"
 
 # tree-sitter-bash #316: each joins the lines from the first `[` to the last `]`.
@@ -248,3 +250,28 @@ def test_the_guards_apply_to_the_script_inside_sh_c(tmp_path):
     assert finding.code == "PL001" and script.encode()[finding.start : finding.end] == b"cat words.txt"
     assert report.final_source == script.replace("cat words.txt | wc -l", "wc -l < words.txt").encode()
     assert_same_behaviour(script.encode(), report.final_source, tmp_path, "bash", inputs=SUCCESS_PATH)
+
+
+def _shape(tree) -> list[tuple]:
+    """Every node of the tree, with its type and where it starts and ends (bytes and points)."""
+    found, stack = [], [tree.root_node]
+    while stack:
+        node = stack.pop()
+        found.append((node.type, node.start_byte, node.end_byte, tuple(node.start_point), tuple(node.end_point)))
+        stack.extend(reversed(node.children))
+    return found
+
+
+REPAIRED_IN_ROUNDS = {
+    **ALL_JOINED,
+    **{f"fake end {name}": job_script(end) for name, end in FAKE_ENDS.items()},
+    "generated lines": '[ "$n" -eq 0 ]\ncat words.txt | wc -l\necho r > k\na= b=\n[ -f x ] && echo y >> log\n' * 300,
+    "the fixtures joined into one": "".join(p.read_text() for p in sorted(FIXTURES.glob("*sh"))) * 8,
+}
+
+
+@pytest.mark.parametrize("source", REPAIRED_IN_ROUNDS.values(), ids=REPAIRED_IN_ROUNDS.keys())
+def test_each_round_parses_incrementally_into_the_tree_a_fresh_parse_gives(source):
+    """The rounds re-parse from the last tree edited (`Tree.edit`), not from scratch: the same tree, node for node."""
+    guarded = parse_guards.guard(source.encode())
+    assert _shape(guarded.tree) == _shape(syntax.parse(guarded.text))

@@ -14,6 +14,9 @@ from pipelint.remote_commands import Ssh, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
 
 _READERS = frozenset({b"cat", b"pv"})
+# The stages whose output may be compressed data, by their name as written (a wrapped
+# compressor, `sudo gzip`, is not read as one): every other stage is passed over at once.
+_SOURCES = frozenset(name.encode() for name in compressors.COMPRESSORS) | compressors.TARS | _READERS | {b"dd"}
 
 
 def _compressed_name(value: bytes) -> bool:
@@ -22,7 +25,7 @@ def _compressed_name(value: bytes) -> bool:
 
 def compressed_source(stage: Stage) -> str | None:
     """What makes the stage's output compressed data, for the message; None if it is not."""
-    if not stage.is_simple or syntax.has_assignments(stage.command):
+    if stage.name not in _SOURCES or syntax.has_assignments(stage.command):
         return None
     if any(syntax.redirects_stdout(r) for r in stage.all_redirects):
         return None
