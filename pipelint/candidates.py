@@ -23,10 +23,13 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Query
 
-from pipelint import embedded, syntax
+from pipelint import embedded, facts, syntax
 from pipelint import pipeline as pipelines
 from pipelint.programs import WRAPPERS
 from pipelint.rule import Rule
+
+
+_KEPT_IN_ERRORS = frozenset({"comment_anywhere", "function_name"})
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,7 @@ class Found:
     comments: list[Node]
     nodes: list[Node]  # nodes of the types some rule's `node_types` names
     wrapped: frozenset[int] = frozenset()  # ids of commands in a redirected statement or a pipeline
+    captured: dict[str, list[Node]] | None = None  # every capture by name (`command`: all of them)
 
 
 def plan(rules: Iterable[Rule]) -> Plan:
@@ -61,6 +65,11 @@ def _plan(rules: tuple[type[Rule], ...]) -> Plan:
         "(command) @command",
         "(redirected_statement body: (command) @wrapped)",
         "(pipeline (command) @wrapped)",
+        # What script facts and the context would otherwise query the whole tree again for
+        # (one traversal of a 2 MB script costs a quarter of its parse):
+        facts.STATEMENT_PATTERNS,
+        "(comment) @comment_anywhere",  # also inside ERROR subtrees, as `syntax.comment_starts`
+        "(function_definition name: (word) @function_name)",  # also inside ERROR subtrees
     ]
     if any(rule.uses("check_pipeline") for rule in rules):
         patterns.append(pipelines.QUERY)
@@ -75,13 +84,13 @@ def _plan(rules: tuple[type[Rule], ...]) -> Plan:
 
 
 def find(plan: Plan, root: Node) -> Found:
-    captured = syntax.captures(plan.query, root)
+    captured = syntax.captures(plan.query, root, kept_in_errors=_KEPT_IN_ERRORS)
     commands = captured.get("command", [])
     if plan.programs is not None:
         commands = [node for node in commands if _literal_basename(node) in plan.programs]
     roots = pipelines.roots(captured.get("pipeline", []), captured.get("pipeline_continuation", []))
     wrapped = frozenset(node.id for node in captured.get("wrapped", []))
-    return Found(commands, roots, captured.get("comment", []), captured.get("node", []), wrapped)
+    return Found(commands, roots, captured.get("comment", []), captured.get("node", []), wrapped, captured)
 
 
 def _literal_basename(command: Node) -> bytes | None:

@@ -170,6 +170,7 @@ def _walk(
     found = candidates.find(candidates.plan(rules), parsed.root)
     if not parsed.root.has_error:  # captures skip ERROR subtrees: there, ask the tree
         context.wrapped_commands = found.wrapped
+    context.captured = found.captured
     findings: list[Finding] = []
     by_type: dict[str, list[Rule]] = {}
     for rule in rules:

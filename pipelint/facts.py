@@ -59,12 +59,13 @@ _VARIABLES_QUERY = """
 (declaration_command "readonly" (variable_name) @not_other)
 (word) @word
 """
-_STATEMENTS_QUERY = (
-    "(command) @command\n(function_definition) @function\n"
-    "[(while_statement) (for_statement) (c_style_for_statement)] @loop\n["
-    + " ".join(f"({kind})" for kind in sorted(BLOCKS))
-    + "] @block"
+# The statement facts' captures beyond every `command`: the checker's candidates query holds them too.
+STATEMENT_PATTERNS = (
+    "(function_definition) @function\n"
+    "[(while_statement) (for_statement) (c_style_for_statement)] @loop\n"
+    "[" + " ".join(f"({kind})" for kind in sorted(BLOCKS)) + "] @block"
 )
+_STATEMENTS_QUERY = "(command) @command\n" + STATEMENT_PATTERNS
 _EXPANSIONS_QUERY = "[(simple_expansion) (expansion)] @expansion"
 
 
@@ -130,8 +131,11 @@ class ScriptFacts:
         errexit: bool = False,
         pipefail: bool = False,
         status_handed_on: bool = True,
+        statements: dict[str, list[Node]] | None = None,
     ):
         self.root = root
+        # Captures of `command`, `function`, `loop` and `block` below root, when the checker's query made them.
+        self._statements_found = statements
         self._read = read  # the file's cached command reader (`Context.command`)
         # Whether the status of the script's last command is seen (`regions.Region.status_handed_on`).
         self.status_handed_on = status_handed_on
@@ -144,6 +148,8 @@ class ScriptFacts:
 
     @cached_property
     def _statements(self) -> dict[str, list[Node]]:
+        if self._statements_found is not None:
+            return self._statements_found
         return syntax.captures(_query(_STATEMENTS_QUERY), self.root)
 
     @property

@@ -41,12 +41,15 @@ class Context:
     # Ids of the commands that are a redirected statement's body or a pipeline stage, when
     # a query found them all (the checker's): the others need no `Node.parent` (syntax.arguments).
     wrapped_commands: frozenset[int] | None = None
+    # The checker's captures (candidates.Found.captured): what script facts would otherwise query again.
+    captured: dict[str, list[Node]] | None = None
     _commands: dict[int, Command] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
     def functions(self) -> frozenset[bytes]:
         """Names of the functions the script defines (they run in the current shell)."""
-        return syntax.defined_functions(self.root)
+        names = None if self.captured is None else self.captured.get("function_name", [])
+        return syntax.defined_functions(self.root, names)
 
     def redefines(self, name: bytes | None) -> bool:
         """Whether the script may run something else under this command name (issue 13's class 4).
@@ -61,8 +64,10 @@ class Context:
         """Script-wide facts (literal variables, mounts made, statement sequences), each computed on first use."""
         region = self.region
         if region is None:
-            return ScriptFacts(self.root, self.command)
-        return ScriptFacts(self.root, self.command, region.errexit, region.pipefail, region.status_handed_on)
+            return ScriptFacts(self.root, self.command, statements=self.captured)
+        return ScriptFacts(
+            self.root, self.command, region.errexit, region.pipefail, region.status_handed_on, statements=self.captured
+        )
 
     @cached_property
     def lines(self) -> LineIndex:
@@ -89,7 +94,8 @@ class Context:
 
     @cached_property
     def _comment_starts(self) -> list[int]:
-        return syntax.comment_starts(self.root)
+        comments = None if self.captured is None else self.captured.get("comment_anywhere", [])
+        return syntax.comment_starts(self.root, comments)
 
     def has_comment(self, start: int, end: int) -> bool:
         """A comment begins between the two byte offsets (an edit there would delete it)."""

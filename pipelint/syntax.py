@@ -89,10 +89,12 @@ def walk(root: Node) -> Iterator[Node]:
 QUERY_DEPTH = 60_000
 
 
-def captures(query: Query, root: Node, *, outside_errors: bool = True) -> dict[str, list[Node]]:
+def captures(
+    query: Query, root: Node, *, outside_errors: bool = True, kept_in_errors: frozenset[str] = frozenset()
+) -> dict[str, list[Node]]:
     """The query's captures below root, by capture name, in document order.
 
-    outside_errors: leave out ERROR subtrees, as `walk` does.
+    outside_errors: leave out ERROR subtrees, as `walk` does (except the captures named in kept_in_errors).
 
     The query runs in C: capturing every command of a script costs a fraction
     of a Python walk over its nodes (candidates.py has the numbers).
@@ -107,7 +109,10 @@ def captures(query: Query, root: Node, *, outside_errors: bool = True) -> dict[s
         index = bisect.bisect_right(starts, node.start_byte) - 1
         return index >= 0 and node.end_byte <= errors[index][1]
 
-    return {name: [node for node in nodes if not in_error(node)] for name, nodes in found.items()}
+    return {
+        name: nodes if name in kept_in_errors else [node for node in nodes if not in_error(node)]
+        for name, nodes in found.items()
+    }
 
 
 def _captures_in_bands(query: Query, root: Node) -> dict[str, list[Node]]:
@@ -343,14 +348,19 @@ def _comments_query() -> Query:
     return Query(language(), "(comment) @comment")
 
 
-def comment_starts(root: Node) -> list[int]:
-    """Where each comment below root begins, in order."""
-    return sorted(node.start_byte for node in captures(_comments_query(), root, outside_errors=False).get("comment", []))
+def comment_starts(root: Node, comments: list[Node] | None = None) -> list[int]:
+    """Where each comment below root begins, in order; comments: all of them, when a query found them already."""
+    if comments is None:
+        comments = captures(_comments_query(), root, outside_errors=False).get("comment", [])
+    return sorted(node.start_byte for node in comments)
 
 
-def defined_functions(root: Node) -> frozenset[bytes]:
-    """Names of the functions a script defines (they run in the current shell)."""
-    return frozenset(text(node) for node in captures(_function_names_query(), root, outside_errors=False).get("name", []))
+def defined_functions(root: Node, names: list[Node] | None = None) -> frozenset[bytes]:
+    """Names of the functions a script defines (they run in the current shell); names: their nodes, when
+    a query found them already."""
+    if names is None:
+        names = captures(_function_names_query(), root, outside_errors=False).get("name", [])
+    return frozenset(text(node) for node in names)
 
 
 def shape(node: Node) -> str:

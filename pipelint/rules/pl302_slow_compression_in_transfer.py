@@ -16,6 +16,7 @@ from pipelint.rule import Context, Rule
 # of them are slow; gzip's default is 6.
 _SLOW_FROM = {"gzip": 6, "bzip2": 1, "xz": 4}
 _TOOLS = frozenset({"gzip", "bzip2", "xz"})  # pigz, lbzip2, pixz, zstd and lz4 are the remedies
+_SLOW_COMPRESSORS = frozenset(tool.encode() for tool in _TOOLS) | compressors.TARS  # by the name written
 
 
 def network_sink(stage: Stage) -> str | None:
@@ -64,11 +65,11 @@ class SlowCompressionInTransferRule(Rule):
     severity = Severity.WARNING
     fix_availability = FixAvailability.SOMETIMES
     # check_command looks only at the slow compressors and at tar (inside `ssh h '…'`)
-    programs = frozenset(tool.encode() for tool in _TOOLS) | compressors.TARS
+    programs = _SLOW_COMPRESSORS
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         for index, stage in enumerate(pipeline.stages[:-1]):
-            if stage.name not in self.programs or not writes_to_pipe(stage):
+            if stage.name not in _SLOW_COMPRESSORS or not writes_to_pipe(stage):
                 continue  # by name first: asking every stage where its output goes cost more than the rule
             sink = sink_after(pipeline, index)
             if sink is None:

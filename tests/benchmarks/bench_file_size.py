@@ -12,12 +12,18 @@ measurement is a fresh process; time is wall time, memory is peak RSS
   heredocs, pipelines; a finding every few lines), like a large real script;
 - `dense`: two lines repeated, each with a finding (what tests/test_cli.py
   used to lint at 10 MB), the worst case for findings and fixes;
+- `scripts`: real scripts one after another (those under /work/corpus/x,
+  /usr/share, /usr/lib and /etc that tree-sitter parses without an ERROR),
+  a large script as people write them. The fixtures joined are not one:
+  tree-sitter-bash misreads the join (#347) into one ERROR over most of a
+  megabyte, and the parse guards' repair rounds then cost a parse each;
 - `nesting`: `echo $($(…))`, `$(` nested DEPTH deep (`--depths`), where any walk
   that re-visits a subtree per ancestor, or recurses, shows (issue 14: 20k
   levels took 24.6 s, 50k over 120 s, against 0.03 s to parse).
 
     python tests/benchmarks/bench_file_size.py --corpus fixtures --sizes 1 2 5 10
     python tests/benchmarks/bench_file_size.py --corpus dense --sizes 1 2 5 10
+    python tests/benchmarks/bench_file_size.py --corpus scripts --sizes 1 2 5 10
     python tests/benchmarks/bench_file_size.py --corpus nesting --depths 1000 5000 10000 20000 50000
 """
 
@@ -40,8 +46,36 @@ PARSE_ONLY = "import sys, tree_sitter, tree_sitter_bash as b; tree_sitter.Parser
 DENSE = b'cat "data.txt" | grep -v foo | sort > out.txt\nif [ -f x ]; then echo "hi" | tr a b; fi\n'
 
 
+SCRIPT_SOURCES = [Path("/work/corpus/x"), Path("/usr/share"), Path("/usr/lib"), Path("/etc")]
+
+
+def real_scripts() -> bytes:
+    """Every script of SCRIPT_SOURCES that parses without an ERROR, in path order, each ending its last line."""
+    sys.path.insert(0, str(REPO))
+    from pipelint import syntax
+    from pipelint.discovery import walk_scripts
+
+    scripts = []
+    for root in SCRIPT_SOURCES:
+        if not root.is_dir():
+            continue
+        for path in sorted(walk_scripts(root, lambda path: False, embedded=False)):
+            try:
+                text = path.read_bytes()
+            except OSError:
+                continue
+            if b"\0" not in text and not syntax.parse(text).root_node.has_error:
+                scripts.append(text if text.endswith(b"\n") else text + b"\n")
+    return b"".join(scripts)
+
+
 def build_script(path: Path, megabytes: float, corpus: str) -> None:
-    body = DENSE if corpus == "dense" else b"".join(p.read_bytes() for p in sorted(FIXTURES.glob("*sh")))
+    if corpus == "dense":
+        body = DENSE
+    elif corpus == "scripts":
+        body = real_scripts()
+    else:
+        body = b"".join(p.read_bytes() for p in sorted(FIXTURES.glob("*sh")))
     size = int(megabytes * 1_000_000)
     path.write_bytes((body * (size // len(body) + 1))[:size].rsplit(b"\n", 1)[0] + b"\n")
 
@@ -67,7 +101,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=float, nargs="+", default=[1, 2, 5, 10], help="script sizes in MB, rising")
     parser.add_argument("--depths", type=int, nargs="+", default=[1000, 5000, 10000, 20000, 50000], help="for nesting")
-    parser.add_argument("--corpus", choices=("fixtures", "dense", "nesting"), default="fixtures")
+    parser.add_argument("--corpus", choices=("fixtures", "dense", "scripts", "nesting"), default="fixtures")
     parser.add_argument("--extra", nargs="*", default=["--max-file-size", "0", "--no-cache"], help="`pipelint check` flags")
     parser.add_argument("--repo", type=Path, default=REPO, help="the checkout whose pipelint runs (e.g. main's, for a before)")
     args = parser.parse_args()
