@@ -18,7 +18,7 @@ from pipelint.finding import Applicability, Edit, Fix
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 from pipelint.exit_status import IGNORED, TESTED, stage_status_observed, status_use
-from pipelint.subshell import escape_reason, expansion_escape_reason
+from pipelint.subshell import escape_reason, expansion_escape_reason, failed_redirect_escape_reason
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool)
     if _several_commands(consumer.command):
         return "several commands read the input; from a file, one can seek back and leave the next a different part"
     if reader_may_fail:
-        return _missing_input_observed(pipeline, context)
+        return failed_redirect_escape_reason(pipeline, pipeline.stages[1]) or _missing_input_observed(pipeline, context)
     return None
 
 

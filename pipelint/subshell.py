@@ -77,6 +77,24 @@ def expansion_escape_reason(pipeline: Pipeline, remaining: Stage, context: Conte
     return "a word that fails to expand (`set -u`, `${x:?}`) would end the script instead of one stage of the pipeline"
 
 
+# POSIX special builtins: a redirect that fails on one ends a non-interactive POSIX shell
+# (dash, `bash --posix`), where it fails only the command elsewhere.
+_SPECIAL_BUILTINS = frozenset(
+    name.encode()
+    for name in (":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset")
+)
+
+
+def failed_redirect_escape_reason(pipeline: Pipeline, remaining: Stage) -> str | None:
+    """When the fix leaves a special builtin alone in the current shell with a redirect that may fail."""
+    if len(pipeline.stages) > 2 or remaining.command.type != "command":
+        return None
+    word = remaining.command.child_by_field_name("name")
+    if word is None or _plain_name(word) not in _SPECIAL_BUILTINS:
+        return None
+    return f"`{_plain_name(word).decode('utf-8', 'replace')}` is a special builtin: a missing file in its redirect would end a POSIX shell"
+
+
 def _compound_label(command: Node) -> str:
     return {
         "while_statement": "the while loop",

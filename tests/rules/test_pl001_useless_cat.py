@@ -193,6 +193,19 @@ def test_an_unset_variable_under_nounset_makes_the_fix_unsafe(tmp_path):
         assert_same_behaviour(script, fix(script, "script.sh", unsafe=True), tmp_path, "dash", path="script.sh")
 
 
+def test_a_special_builtin_consumer_makes_the_fix_unsafe(tmp_path):
+    """`: < missing` ends dash (a failed redirect on a POSIX special builtin), `cat missing | :` did not (fuzz seed 2413)."""
+    script = b'#!/bin/sh\nfor i in 2; do cat missing.txt | : out; echo "i=$i"; done\n'
+    (finding,) = [f for f in lint(script, "script.sh") if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    with pytest.raises(AssertionError, match="dash"):
+        assert_same_behaviour(script, fix(script, "script.sh", unsafe=True), tmp_path, "dash", path="script.sh")
+    assert "special builtin" in (finding.help or "")
+    # Still in a pipeline, `:` runs in a subshell of its own: only that ends.
+    (longer,) = [f for f in lint(b"#!/bin/sh\ncat f | : | wc -l\necho\n", "script.sh") if f.code == "PL001"]
+    assert "special builtin" not in (longer.help or "")
+
+
 def test_a_missing_file_changes_only_the_error_path(tmp_path):
     """Documented under Fix safety: the shell reports it and the consumer does not run.
 
