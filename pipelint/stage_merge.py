@@ -62,7 +62,7 @@ def merge_unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str
     if last and may_fail(pipeline.stages[index]) and status_observed(pipeline.root, context.facts):
         return "the pipeline's exit status becomes the first command's, which fails where the second succeeded"
     stage, following = pipeline.stages[index], pipeline.stages[index + 1]
-    if (len(pipeline.stages) == 2 or following.redirects) and expansion_may_fail(stage.command, context):
+    if (len(pipeline.stages) == 2 or following.redirects) and expansion_may_fail(stage, context):
         return "a word of the first command that fails to expand (`set -u`, `${x:?}`) would end the script or skip the redirect"
     names = {stage.name, following.name}
     if any(context.redefines(name) for name in names):

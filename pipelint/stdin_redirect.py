@@ -18,7 +18,7 @@ from pipelint.finding import Applicability, Edit, Fix
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 from pipelint.exit_status import IGNORED, TESTED, stage_status_observed, status_use
-from pipelint.subshell import escape_reason, expansion_escape_reason, failed_redirect_escape_reason
+from pipelint.subshell import escape_reason, expansion_escape_reason, expansion_may_fail, failed_redirect_escape_reason
 
 
 @dataclass(frozen=True)
@@ -68,14 +68,17 @@ def rewrite(
     if context.has_comment(reader.end, consumer.start):
         return None  # a comment between the stages would be lost
     reason = _unsafe_because(pipeline, context, reader_may_fail) or expansion_escape_reason(pipeline, consumer, context, redirect)
-    insert = _after_own_redirects(consumer, redirect) if reader_may_fail else Edit.insert(consumer.command.end_byte, b" " + redirect)
+    # A here-document's body may fail to expand (`set -u`): bash and dash expand it apart (dash in a
+    # child), so that ends no shell, but the redirects after it are skipped: it goes after them.
+    may_fail = reader_may_fail or expansion_may_fail(reader, context)
+    insert = _after_own_redirects(consumer, redirect) if may_fail else Edit.insert(consumer.command.end_byte, b" " + redirect)
     edits = (Edit.delete(reader.start, consumer.start), insert)
     applicability = Applicability.UNSAFE if unsafe or reason else Applicability.SAFE
     return StdinRewrite(edits, applicability, consumer_label(consumer), reason)
 
 
 def _after_own_redirects(consumer: Stage, redirect: bytes) -> Edit:
-    """`< FILE` for a FILE that may be missing: after the consumer's own redirects.
+    """`< FILE` for a FILE that may be missing (or `<<EOF` whose body may fail to expand): after the consumer's own redirects.
 
     The shell opens redirects left to right and stops at the first that
     fails: `tr a b < missing > out` never creates out, while `cat missing |

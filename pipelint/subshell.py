@@ -55,8 +55,8 @@ def escape_reason(pipeline: Pipeline, remaining: Stage, context: Context) -> str
     return _simple_command_reason(command, context)
 
 
-def expansion_may_fail(command: Node, context: Context, moved: bytes = b"") -> bool:
-    """The words of command (and `moved`, a redirect the fix gives it) may fail to expand.
+def expansion_may_fail(stage: Stage, context: Context, moved: bytes = b"") -> bool:
+    """The words of stage, its redirects and here-documents (and `moved`, what the fix gives it) may fail to expand.
 
     `set -u` in force with any `$` in them, or a `${x:?}`. In a stage of a
     pipeline the failure ends that subshell; in the current shell it ends the
@@ -64,15 +64,15 @@ def expansion_may_fail(command: Node, context: Context, moved: bytes = b"") -> b
     command's redirects are not made (`sort "$x" | cat > out` creates out,
     `sort "$x" > out` does not).
     """
-    text = syntax.text(command) + moved
+    text = b"".join([syntax.text(stage.command), *(syntax.text(r) for r in stage.all_redirects), moved])
     if b"$" not in text and b"`" not in text:
         return False
-    return b"?" in text or context.facts.option_at("nounset", command.start_byte)
+    return b"?" in text or context.facts.option_at("nounset", stage.start)
 
 
 def expansion_escape_reason(pipeline: Pipeline, remaining: Stage, context: Context, moved: bytes = b"") -> str | None:
     """When the fix leaves remaining alone in the current shell and its words may fail to expand: why that is unsafe."""
-    if len(pipeline.stages) > 2 or not expansion_may_fail(remaining.command, context, moved):
+    if len(pipeline.stages) > 2 or not expansion_may_fail(remaining, context, moved):
         return None
     return "a word that fails to expand (`set -u`, `${x:?}`) would end the script instead of one stage of the pipeline"
 

@@ -87,7 +87,7 @@ class PassThroughCatRule(Rule):
             return "the pipeline's status would be the previous command's instead of `cat`'s, and the script sees it"
         if _exit_trap_may_outlive(previous, context):
             return "an EXIT trap the previous command sets runs after its own redirect ends, where `cat` still got its output"
-        if expansion_may_fail(previous.command, context):
+        if expansion_may_fail(previous, context):
             return "if the previous command's words fail to expand, the file would not be created"
         if context.redefines(b"cat"):
             return "a sourced file could define `cat`"
