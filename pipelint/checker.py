@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING
 
-from tree_sitter import Node
+from tree_sitter import Node, Tree
 
 from pipelint import candidates, embedded, exit_status, parse_guards, suppression, syntax
 from pipelint import pipeline as pipelines
@@ -72,10 +72,10 @@ class _Parsed:
         return any(k_start <= start and end <= k_end for k_start, k_end in self.kept)
 
 
-def _parse(source: bytes, dialect: Dialect) -> _Parsed:
+def _parse(source: bytes, dialect: Dialect, tree: Tree | None = None) -> _Parsed:
     # The guards parse a copy of the source, of the same length, in which what
     # tree-sitter-bash misreads without an ERROR is repaired (parse_guards.py).
-    guarded = parse_guards.guard(source, dialect)
+    guarded = parse_guards.guard(source, dialect, tree)
     text = guarded.text
     root = guarded.tree.root_node
     error_nodes = syntax.outermost_errors(root)
@@ -119,14 +119,16 @@ def check(
     settings: Settings | None = None,
     mountinfo: str | None = None,
     region: Region | None = None,
+    tree: Tree | None = None,
 ) -> CheckResult:
     """Lint one script with the given rule instances.
 
     region: when the script is the inner text of a region (`sh -c '…'`), the
     region, whose dialect and facts (errexit from the start…) apply.
+    tree: tree-sitter's parse of source, when the caller has it (the language server's incremental one).
     """
     dialect = region.dialect if region is not None else detect(source, path)
-    parsed = _parse(source, dialect)
+    parsed = _parse(source, dialect, tree)
     rules = list(rules)
     context = Context(
         source=source,

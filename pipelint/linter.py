@@ -11,6 +11,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import BinaryIO
 
+from tree_sitter import Tree
+
 from pipelint import checker, hosts
 from pipelint.checker import ParseFailure
 from pipelint.config import Settings, format_size
@@ -116,11 +118,17 @@ def host_kind(settings: Settings, path: Path | None, language_id: str | None = N
 
 
 def lint(
-    source: bytes, settings: Settings, path: Path | None, mountinfo: str | None = None, host: hosts.HostKind | None = None
+    source: bytes,
+    settings: Settings,
+    path: Path | None,
+    mountinfo: str | None = None,
+    host: hosts.HostKind | None = None,
+    tree: Tree | None = None,
 ) -> checker.CheckResult:
     """Lint a script and the scripts inside it (`sh -c '…'`), all in the script's bytes.
 
     host: the file is no script but holds some (a Dockerfile): lint only the scripts it holds.
+    tree: tree-sitter's parse of source, when the caller has it (a script's only).
     """
     rules = settings.enabled_rules(path)
     name = str(path) if path else None
@@ -134,7 +142,7 @@ def lint(
         _lint_regions(result, scan.regions, scan.suppressions, check_region)
         result.findings = hosts.reported_once(result.findings, scan.regions)
     else:
-        result = checker.check(source, [rule() for rule in rules], name, settings, mountinfo)
+        result = checker.check(source, [rule() for rule in rules], name, settings, mountinfo, tree=tree)
         if not settings.embedded:
             return result
         _lint_regions(result, result.regions, result.suppressions, check_region)
@@ -232,10 +240,12 @@ def process(
     fix: bool = False,
     mountinfo: str | None = None,
     language_id: str | None = None,
+    tree: Tree | None = None,
 ) -> FileReport:
     """Lint source; with fix, apply what the settings allow and lint the result.
 
     language_id: what an editor calls the document, for a host file without a telling name.
+    tree: tree-sitter's parse of source, when the caller has it (the language server's incremental one).
     """
     host = host_kind(settings, path, language_id)
     report = FileReport(display_name=display_name, source=source, host=host.name if host else None)
@@ -245,7 +255,7 @@ def process(
     def lint_once(text: bytes) -> checker.CheckResult:
         if text not in latest:
             latest.clear()
-            latest[text] = lint(text, settings, path, mountinfo, host)
+            latest[text] = lint(text, settings, path, mountinfo, host, tree if text == source else None)
         return latest[text]
 
     if fix:

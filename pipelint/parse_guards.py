@@ -246,9 +246,12 @@ def _inside_substitution_in_body(root: Node, start: int, end: int) -> bool:
     return False
 
 
-def guard(source: bytes, dialect: Dialect = Dialect.BASH) -> GuardedParse:
-    """Parse source; where tree-sitter-bash misreads it without an ERROR, parse a repaired copy."""
-    tree = syntax.parse(source)
+def guard(source: bytes, dialect: Dialect = Dialect.BASH, parsed: Tree | None = None) -> GuardedParse:
+    """Parse source; where tree-sitter-bash misreads it without an ERROR, parse a repaired copy.
+
+    parsed: tree-sitter's parse of source, if the caller has it (the language server's incremental one).
+    """
+    tree = parsed if parsed is not None else syntax.parse(source)
     errors_before = len(syntax.error_ranges(tree.root_node))
     repair = _Repair(source, dialect)
     repaired_tree, documents = repair.run(tree)

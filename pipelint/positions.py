@@ -53,6 +53,12 @@ def _units(text: str, encoding: Encoding) -> int:
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
+def byte_position(source: bytes, offset: int) -> Position:
+    """The line ("\n" ends one, as tree-sitter counts) and byte column of one offset, without
+    building a LineIndex: ~0.1 ms for one offset in 128 KB where an index costs ~3 ms."""
+    return Position(source.count(b"\n", 0, offset), offset - (source.rfind(b"\n", 0, offset) + 1))
+
+
 class LineIndex:
     """Maps byte offsets of one source to line/column positions and back."""
 
@@ -64,6 +70,9 @@ class LineIndex:
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.line_starts, offset) - 1
+
+    def _next_line_start(self, line: int) -> int:
+        return self.line_starts[line + 1] if line + 1 < len(self.line_starts) else len(self.source)
 
     def line_bytes(self, line: int) -> bytes:
         start = self.line_starts[line]
@@ -89,9 +98,10 @@ class LineIndex:
     def position(self, offset: int, encoding: Encoding = Encoding.CHARACTERS) -> Position:
         offset = max(0, min(offset, len(self.source)))
         line = self.line_of(offset)
-        if self.breaks is LineBreaks.LSP:
+        if self.breaks is LineBreaks.LSP and offset + 2 >= self._next_line_start(line):
             # Between the "\r" and "\n" of one terminator: that is the line's end for
             # a client, which would otherwise clamp a column past it the same way.
+            # (A terminator is at most 2 bytes: offsets before it need no look.)
             offset = min(offset, self.line_end(line))
         if encoding is Encoding.UTF8 or self._is_ascii(line):
             return Position(line, offset - self.line_starts[line])  # a byte is a character and a UTF-16 unit

@@ -1,14 +1,32 @@
-"""Findings and parse failures → LSP diagnostics."""
+"""Findings and parse failures → LSP diagnostics, written as JSON for the wire.
+
+A lint of a 5,000-line script has ~1,000 findings: built as lsprotocol objects
+and turned to JSON by pygls' converter they cost ~50 ms on the server's loop
+(tests/benchmarks/bench_lsp.py).  So the worker that linted writes the
+diagnostics' JSON itself, the form pygls would send, and the server splices it
+into the notification.  Everything of a diagnostic but its range depends only
+on the finding's code, name, severity, message and fix: that part's JSON is
+kept per finding (`_fields_json`), so the findings a keystroke leaves alone
+cost a lookup and their range.  The lsprotocol objects code actions carry are
+read back from the same dictionaries: one mapping, two forms.
+"""
 
 from __future__ import annotations
 
+import json
+from typing import TYPE_CHECKING
+
 from lsprotocol import types
+from pygls.protocol import default_converter
 
 from pipelint.finding import Finding, Severity
-from pipelint.lsp.documents import DocumentText, Snapshot, too_large_message
-from pipelint.lsp.ranges import to_range
+from pipelint.positions import Encoding, LineIndex
 from pipelint.output.common import rule_url
-from pipelint.positions import Encoding
+
+if TYPE_CHECKING:
+    from pipelint.checker import ParseFailure
+    from pipelint.linter import FileReport
+    from pipelint.lsp.documents import Snapshot
 
 SOURCE = "pipelint"
 
@@ -18,25 +36,59 @@ SEVERITIES = {
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
 
+# pygls' own converter: camelCase names, None fields left out, as on the wire.
+CONVERTER = default_converter()
 
-def finding_diagnostic(snapshot: Snapshot, finding: Finding, encoding: Encoding) -> types.Diagnostic:
+# What a finding's diagnostic says besides where: (code, name, severity, message, fix applicability).
+FieldsKey = tuple[str, str, Severity, str, "str | None"]
+
+# Bounded: several times the distinct messages of a 5,000-line script (~1,000).
+FIELDS_KEPT = 8192
+_fields_kept: dict[FieldsKey, str] = {}
+
+
+def _fields(finding: Finding) -> dict:
     fix = finding.fix
-    return types.Diagnostic(
-        range=to_range(snapshot.index, finding.start, finding.end, encoding),
-        message=finding.message,
-        severity=SEVERITIES.get(finding.severity, types.DiagnosticSeverity.Warning),
-        code=finding.code,
-        code_description=types.CodeDescription(href=rule_url(finding)),
-        source=SOURCE,
+    return {
+        "severity": SEVERITIES.get(finding.severity, types.DiagnosticSeverity.Warning).value,
+        "code": finding.code,
+        "codeDescription": {"href": rule_url(finding)},
+        "source": SOURCE,
+        "message": finding.message,
         # The rule's name, and whether a quick fix exists (for clients that look).
-        data={
-            "name": finding.name,
-            "fix": fix.applicability.value if fix is not None and fix.edits else None,
-        },
+        "data": {"name": finding.name, "fix": fix.applicability.value if fix is not None and fix.edits else None},
+    }
+
+
+def _fields_json(finding: Finding) -> str:
+    """The diagnostic's JSON after its range, `,"severity":…}`; kept per finding, as most outlive a keystroke."""
+    fix = finding.fix
+    key = (finding.code, finding.name, finding.severity, finding.message, fix.applicability if fix and fix.edits else None)
+    known = _fields_kept.get(key)
+    if known is None:
+        if len(_fields_kept) >= FIELDS_KEPT:
+            _fields_kept.clear()
+        known = _fields_kept[key] = "," + json.dumps(_fields(finding))[1:]
+    return known
+
+
+def _range(index: LineIndex, start: int, end: int, encoding: Encoding) -> dict:
+    first, last = index.position(start, encoding), index.position(end, encoding)
+    return {
+        "start": {"line": first.line, "character": first.column},
+        "end": {"line": last.line, "character": last.column},
+    }
+
+
+def _range_json(index: LineIndex, start: int, end: int, encoding: Encoding) -> str:
+    first, last = index.position(start, encoding), index.position(end, encoding)
+    return (
+        f'{{"range":{{"start":{{"line":{first.line},"character":{first.column}}},'
+        f'"end":{{"line":{last.line},"character":{last.column}}}}}'
     )
 
 
-def parse_failure_diagnostic(snapshot: Snapshot, encoding: Encoding) -> types.Diagnostic | None:
+def _failure_wire(index: LineIndex, failures: list[ParseFailure], encoding: Encoding) -> dict | None:
     """One note where tree-sitter stopped understanding the script, as the CLI prints it.
 
     Information, not Error: tree-sitter-bash rejects some scripts bash runs, and
@@ -44,36 +96,60 @@ def parse_failure_diagnostic(snapshot: Snapshot, encoding: Encoding) -> types.Di
     The range covers the rest of the first broken line only, so the squiggle
     does not swallow the file.
     """
-    failures = snapshot.report.parse_failures if snapshot.report is not None else []
     if not failures:
         return None
     first = failures[0]
-    index = snapshot.index
     end = min(first.end, index.line_end(index.line_of(first.start)))
     more = len(failures) - 1
     extra = f" (and {more} more place{'s' if more != 1 else ''})" if more else ""
-    return types.Diagnostic(
-        range=to_range(index, first.start, max(end, first.start), encoding),
-        message=f"could not parse from here{extra}; the rest of the file was checked",
-        severity=types.DiagnosticSeverity.Information,
-        source=SOURCE,
-    )
+    return {
+        "range": _range(index, first.start, max(end, first.start), encoding),
+        "severity": types.DiagnosticSeverity.Information.value,
+        "source": SOURCE,
+        "message": f"could not parse from here{extra}; the rest of the file was checked",
+    }
 
 
-def diagnostics(snapshot: Snapshot, encoding: Encoding) -> list[types.Diagnostic]:
-    found = [finding_diagnostic(snapshot, finding, encoding) for finding in snapshot.findings]
-    note = parse_failure_diagnostic(snapshot, encoding)
+def diagnostics_json(report: FileReport | None, index: LineIndex, encoding: Encoding) -> str:
+    """The JSON array of the report's diagnostics, as pygls would write them (runs in the worker)."""
+    if report is None:
+        return "[]"
+    found = [_range_json(index, f.start, f.end, encoding) + _fields_json(f) for f in report.findings]
+    note = _failure_wire(index, report.parse_failures, encoding)
     if note is not None:
-        found.append(note)
-    return found
+        found.append(json.dumps(note))
+    return "[" + ",".join(found) + "]"
 
 
-def too_large_diagnostic(document: DocumentText) -> types.Diagnostic:
+def notification_json(uri: str, version: int | None, found: str) -> str:
+    """The publishDiagnostics notification around the diagnostics' JSON array: spliced, not converted again."""
+    where = f'"uri":{json.dumps(uri)}' + (f',"version":{int(version)}' if version is not None else "")
+    method = json.dumps(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return f'{{"jsonrpc":"2.0","method":{method},"params":{{{where},"diagnostics":{found}}}}}'
+
+
+def finding_diagnostic(snapshot: Snapshot, finding: Finding, encoding: Encoding) -> types.Diagnostic:
+    wire = {"range": _range(snapshot.index, finding.start, finding.end, encoding), **_fields(finding)}
+    return CONVERTER.structure(wire, types.Diagnostic)
+
+
+def parse_failure_diagnostic(snapshot: Snapshot, encoding: Encoding) -> types.Diagnostic | None:
+    failures = snapshot.report.parse_failures if snapshot.report is not None else []
+    wire = _failure_wire(snapshot.index, failures, encoding)
+    return CONVERTER.structure(wire, types.Diagnostic) if wire is not None else None
+
+
+def to_json(found: list[types.Diagnostic]) -> str:
+    """Diagnostics built as lsprotocol objects (the rare ones), as JSON for `PipelintServer.publish`."""
+    return json.dumps(CONVERTER.unstructure(found, list[types.Diagnostic]))
+
+
+def too_large_diagnostic(message: str) -> types.Diagnostic:
     """The one diagnostic of a document too large to lint as you type, on its first line."""
     start = types.Position(line=0, character=0)
     return types.Diagnostic(
         range=types.Range(start=start, end=start),
-        message=too_large_message(document),
+        message=message,
         severity=types.DiagnosticSeverity.Information,
         source=SOURCE,
     )

@@ -8,19 +8,23 @@ back through `LineIndex`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import pickle
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 from pygls.uris import to_fs_path
 from tree_sitter import Tree
 
-from pipelint import config, parse_guards
+from pipelint import config, parse_guards, syntax
 from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
 from pipelint.dialect import LANGUAGE_IDS, detect, shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
+from pipelint.finding import RuleCrash
 from pipelint.linter import FileReport, host_kind, process
-from pipelint.positions import LineBreaks, LineIndex
+from pipelint.lsp.diagnostics import diagnostics_json
+from pipelint.lsp.reparse import LastParses, reparse
+from pipelint.positions import Encoding, LineBreaks, LineIndex
 
 MIB = 1024 * 1024
 # Documents bigger than this are not linted as you type.  A 5,000-line script
@@ -98,6 +102,8 @@ class DocumentText:
     version: int | None
     text: str  # as the editor sent it
     language_id: str | None = None
+    # An earlier version's source and tree-sitter parse, to start this one's from (reparse.py); dropped once used.
+    base: tuple[bytes, Tree] | None = field(default=None, repr=False)
 
     @cached_property
     def source(self) -> bytes:
@@ -113,11 +119,22 @@ class DocumentText:
         return LineIndex(self.source, LineBreaks.LSP)
 
     @cached_property
+    def parse(self) -> Tree:
+        """tree-sitter's own parse of the source: incremental from the base when there is one."""
+        base, self.base = self.base, None
+        return syntax.parse(self.source) if base is None else reparse(*base, self.source)
+
+    def handover(self) -> tuple[bytes, Tree] | None:
+        """What the next version's parse can start from: this one's if made, else this one's base."""
+        parsed = self.__dict__.get("parse")
+        return (self.source, parsed) if parsed is not None else self.base
+
+    @cached_property
     def tree(self) -> Tree:
         """The parse the engine lints: tree-sitter-bash's misreads repaired (`parse_guards`)."""
         # The dialect as the linter detects it (`linter.lint` names the file by its path).
         dialect = detect(self.source, str(self.path) if self.path is not None else None)
-        return parse_guards.guard(self.source, dialect).tree
+        return parse_guards.guard(self.source, dialect, self.parse).tree
 
     def is_text_of(self, version: int | None, text: str) -> bool:
         return self.version == version and self.text == text
@@ -135,6 +152,10 @@ def too_large_message(document: DocumentText, what: str = "lint") -> str:
     )
 
 
+# In a worker: each document's last parse, for the next lint's to start from (reparse.py).
+LAST_PARSES = LastParses()
+
+
 @dataclass(frozen=True)
 class LintJob:
     """What a worker needs to lint a document: plain data, so it can cross to a process."""
@@ -143,17 +164,40 @@ class LintJob:
     source: bytes
     language_id: str | None
     folder: Path
+    encoding: Encoding = Encoding.UTF16  # the client's positions, for the diagnostics' JSON
 
     @classmethod
-    def of(cls, document: DocumentText, folder: Path) -> LintJob:
-        return cls(document.uri, document.source, document.language_id, folder)
+    def of(cls, document: DocumentText, folder: Path, encoding: Encoding = Encoding.UTF16) -> LintJob:
+        return cls(document.uri, document.source, document.language_id, folder, encoding)
+
+
+@dataclass(frozen=True)
+class PackedReport:
+    """A FileReport pickled in the worker process, unpickled in the server only when something reads it."""
+
+    pickled: bytes
+
+    def unpack(self) -> FileReport | None:
+        return pickle.loads(self.pickled)
 
 
 @dataclass
 class LintResult:
     settings: Settings
-    report: FileReport | None  # None: not linted (not a shell script, or excluded)
+    # None: not linted (not a shell script, or excluded); packed once it has crossed from a worker process.
+    report: FileReport | PackedReport | None
     config_error: str | None = None
+    diagnostics: str = "[]"  # the report's diagnostics as JSON, written in the worker (diagnostics.py)
+    crashes: list[RuleCrash] = field(default_factory=list)  # the report's, logged when the result arrives
+
+    def __getstate__(self) -> dict:
+        # The diagnostics go out before anything reads the report: ~1,000 findings
+        # cost 7-15 ms to unpickle (bench_lsp.py, "pickle"), off the loop's path
+        # this way (code actions read it, after the diagnostics are out).
+        state = dict(self.__dict__)
+        if isinstance(self.report, FileReport):
+            state["report"] = PackedReport(pickle.dumps(self.report, pickle.HIGHEST_PROTOCOL))
+        return state
 
 
 def _lintable(job: LintJob, settings: Settings) -> bool:
@@ -170,8 +214,11 @@ def lint_document(job: LintJob) -> LintResult:
     lookup = settings_for(path, job.folder)
     report = None
     if _lintable(job, lookup.settings):
-        report = process(job.source, job.uri, lookup.settings, path, language_id=job.language_id)
-    return LintResult(lookup.settings, report, lookup.error)
+        script = host_kind(lookup.settings, path, job.language_id) is None
+        tree = LAST_PARSES.parse(job.uri, job.source) if script else None
+        report = process(job.source, job.uri, lookup.settings, path, language_id=job.language_id, tree=tree)
+    found = diagnostics_json(report, LineIndex(job.source, LineBreaks.LSP), job.encoding)
+    return LintResult(lookup.settings, report, lookup.error, found, report.crashes if report is not None else [])
 
 
 def fix_document(job: LintJob) -> bytes | None:
@@ -191,13 +238,34 @@ class Snapshot:
     """A document at one version, with what the engine said about it."""
 
     document: DocumentText
-    settings: Settings
-    report: FileReport | None  # None: not linted (not a shell script, or excluded)
-    config_error: str | None = None
+    result: LintResult
 
     @classmethod
     def of(cls, document: DocumentText, result: LintResult) -> Snapshot:
-        return cls(document, result.settings, result.report, result.config_error)
+        return cls(document, result)
+
+    @cached_property
+    def report(self) -> FileReport | None:
+        """None: not linted (not a shell script, or excluded)."""
+        report = self.result.report
+        return report.unpack() if isinstance(report, PackedReport) else report
+
+    @property
+    def settings(self) -> Settings:
+        return self.result.settings
+
+    @property
+    def config_error(self) -> str | None:
+        return self.result.config_error
+
+    @property
+    def diagnostics(self) -> str:
+        """As JSON, for publishDiagnostics."""
+        return self.result.diagnostics
+
+    @property
+    def crashes(self) -> list[RuleCrash]:
+        return self.result.crashes
 
     @property
     def uri(self) -> str:
@@ -224,7 +292,9 @@ class Snapshot:
         return self.report.findings if self.report is not None else []
 
 
-def take_snapshot(uri: str, version: int | None, text: str, language_id: str | None, folder: Path) -> Snapshot:
+def take_snapshot(
+    uri: str, version: int | None, text: str, language_id: str | None, folder: Path, encoding: Encoding = Encoding.UTF16
+) -> Snapshot:
     """Lint one document's text here and now (tests and benchmarks; the server uses a worker)."""
     document = DocumentText(uri, version, text, language_id)
-    return Snapshot.of(document, lint_document(LintJob.of(document, folder)))
+    return Snapshot.of(document, lint_document(LintJob.of(document, folder, encoding)))

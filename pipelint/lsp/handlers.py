@@ -48,7 +48,7 @@ def did_open(ls: PipelintServer, params: types.DidOpenTextDocumentParams) -> Non
 
 
 def did_change(ls: PipelintServer, params: types.DidChangeTextDocumentParams) -> None:
-    ls.schedule(params.text_document.uri)
+    ls.request_lint(params.text_document.uri)
 
 
 def did_save(ls: PipelintServer, params: types.DidSaveTextDocumentParams) -> None:

@@ -79,6 +79,14 @@ class PipelintProtocol(LanguageServerProtocol):
         }
         self._send_data(response)
 
+    def send_json(self, body: str) -> None:
+        """Write one message already in JSON (ASCII, as json.dumps makes it), framed as pygls frames its own."""
+        if self.writer is None:
+            logger.error("Unable to send data, no available transport!")
+            return
+        header = f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+        self.writer.write((header + body).encode(self.CHARSET))
+
     def send_log(self, kind: types.MessageType, message: str) -> None:
         self.notify(types.WINDOW_LOG_MESSAGE, types.LogMessageParams(type=kind, message=message))
 

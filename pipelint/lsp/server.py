@@ -1,17 +1,20 @@
 """The pygls server behind `pipelint lsp`: document events, requests, config reloads.
 
-Lints run in a worker (`worker.py`: a process by default), at once on open
-and save and DEBOUNCE_SECONDS after the last change while typing.  One lint
-per document runs at a time; changes meanwhile queue one more lint of the
-newest text.  A result is published only if the document still holds the
-text that was linted: stale results are dropped by version.
+Lints run in a worker (`worker.py`: a process by default), at once on open,
+change and save: no fixed debounce.  One lint per document runs at a time;
+changes meanwhile only mark the document, and when the running lint ends the
+newest text is linted (latest wins: a burst of keystrokes costs the lint that
+was running and one more, whatever its length).  A result is published only
+if the document still holds the text that was linted under the same config:
+stale results are dropped by version and config generation.
 
 No request waits for a lint:
 - hover needs only the current text's parse tree.  It is built on the loop,
   right after a lint's diagnostics are sent or at the first request that
   needs it: tree-sitter 0.26 holds the GIL while it parses, so a thread would
-  not free the loop, and the live limit keeps the parse short (~25 ms for
-  5,000 lines, tests/benchmarks/bench_lsp.py);
+  not free the loop.  It starts from the last version's tree (reparse.py:
+  tree.edit and an incremental parse, ~2 ms for a keystroke in 5,000 lines
+  where a fresh parse takes ~30 ms);
 - quick fixes and "disable" come from the snapshot of the current version.
   While the newest text is not linted yet there is none, so none are offered:
   the client's diagnostics are for an older text too, and clients ask again
@@ -34,6 +37,7 @@ import asyncio
 import logging
 import sys
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 from urllib.parse import unquote
@@ -45,7 +49,7 @@ from pygls.lsp.server import LanguageServer
 
 from pipelint import __version__, config
 from pipelint.lsp import framing, handlers
-from pipelint.lsp.diagnostics import diagnostics, too_large_diagnostic
+from pipelint.lsp.diagnostics import notification_json, to_json, too_large_diagnostic
 from pipelint.lsp.documents import (
     DocumentText,
     LintJob,
@@ -55,16 +59,12 @@ from pipelint.lsp.documents import (
     is_config_file,
     lint_document,
     too_large,
+    too_large_message,
 )
 from pipelint.lsp.protocol import PipelintProtocol
 from pipelint.lsp.ranges import encoding_for
 from pipelint.lsp.worker import Worker, place_from_environment
 from pipelint.positions import Encoding
-
-# Long enough that a burst of keystrokes costs one lint (a 5,000-line script
-# takes 0.2-0.6 s, see docs/editors.md), short enough that diagnostics follow
-# a pause in typing.
-DEBOUNCE_SECONDS = 0.2
 
 logger = logging.getLogger(__name__)
 
@@ -80,10 +80,9 @@ class PipelintServer(LanguageServer):
         self.worker = Worker(lint_in or place_from_environment())
         self.texts: dict[str, DocumentText] = {}  # the current version of each open document
         self.snapshots: dict[str, Snapshot] = {}  # the latest lint result kept (current or not)
-        self.linting: dict[str, asyncio.Task] = {}  # at most one lint per document
-        self.relint: set[str] = set()  # changed while their lint ran
+        self.linting: dict[str, Lint] = {}  # at most one lint per document
+        self.relint: set[str] = set()  # changed while their lint ran: lint the newest text after it
         self.fixes: dict[str, tuple[DocumentText, asyncio.Future]] = {}  # fix-all, per text
-        self.pending: dict[str, asyncio.TimerHandle] = {}  # debounce timers
         self.shown_errors: set[str] = set()
         # Bumped by every config reload: a lint started under older settings is
         # stale like one of an older text (its diagnostics and its config error).
@@ -158,7 +157,8 @@ class PipelintServer(LanguageServer):
             return None
         known = self.texts.get(uri)
         if known is None or not known.is_text_of(document.version, document.source):
-            known = DocumentText(uri, document.version, document.source, document.language_id)
+            base = known.handover() if known is not None else None
+            known = DocumentText(uri, document.version, document.source, document.language_id, base)
             self.texts[uri] = known
         return known
 
@@ -187,27 +187,28 @@ class PipelintServer(LanguageServer):
         return Path(root) if root else Path.cwd()
 
     def job(self, document: DocumentText) -> LintJob:
-        return LintJob.of(document, self.folder_for(document.uri))
+        return LintJob.of(document, self.folder_for(document.uri), self.encoding)
 
     # -- linting ------------------------------------------------------------
     def request_lint(self, uri: str) -> None:
-        """Lint the document's current text in the worker; if a lint of it runs, once more after it."""
-        self.cancel(uri)
-        if uri in self.linting:
-            self.relint.add(uri)
-            return
+        """Lint the document's current text in the worker now; if a lint of the document runs, after it."""
         document = self.current(uri)
         if document is None:
             return
+        running = self.linting.get(uri)
+        if running is not None:
+            if not running.is_of(document, self.config_generation):
+                self.relint.add(uri)  # only the newest text counts: the set keeps no versions
+            return
         if too_large(document):
             self.snapshots.pop(uri, None)
-            self.publish(document, [too_large_diagnostic(document)])
+            self.publish(uri, document.version, to_json([too_large_diagnostic(too_large_message(document))]))
             return
-        self.linting[uri] = asyncio.ensure_future(self._lint(document))
-
-    async def _lint(self, document: DocumentText) -> None:
-        uri = document.uri
         generation = self.config_generation
+        self.linting[uri] = Lint(document, generation, asyncio.ensure_future(self._lint(document, generation)))
+
+    async def _lint(self, document: DocumentText, generation: int) -> None:
+        uri = document.uri
         try:
             result = await self.worker.run(lint_document, self.job(document))
             # else stale: the text changed, the document closed, or a config changed meanwhile
@@ -228,25 +229,27 @@ class PipelintServer(LanguageServer):
             self.shown_errors.add(error)
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"pipelint: {error}"))
         self.log_rule_crashes(snapshot)
-        self.publish(snapshot.document, diagnostics(snapshot, self.encoding))
+        self.publish(snapshot.uri, snapshot.version, snapshot.diagnostics)
         # Editors ask for code actions as soon as diagnostics arrive (VS Code for
-        # its light bulb), and those need the tree: parse now, after the
-        # diagnostics have gone out, rather than when the request waits for it.
-        asyncio.get_running_loop().call_soon(self._parse_ahead, snapshot.document)
+        # its light bulb), and those need the tree and the findings: parse and
+        # unpickle now, after the diagnostics have gone out, rather than when
+        # the request waits for them.
+        asyncio.get_running_loop().call_soon(self._parse_ahead, snapshot)
 
-    def _parse_ahead(self, document: DocumentText) -> None:
-        if self.current(document.uri) is document:
-            document.tree  # noqa: B018 - a cached_property, kept for this version
+    def _parse_ahead(self, snapshot: Snapshot) -> None:
+        if self.current_snapshot(snapshot.document) is snapshot:
+            snapshot.tree  # noqa: B018 - cached properties, kept for this version
+            snapshot.report  # noqa: B018
 
     def log_rule_crashes(self, snapshot: Snapshot) -> None:
         """A rule that raised: the other rules' diagnostics stand; the traceback goes to the log."""
-        for crash in snapshot.report.crashes if snapshot.report is not None else ():
+        for crash in snapshot.crashes:
             message = f"internal error in {crash.code} on {snapshot.uri} (please report): {crash.summary}\n{crash.traceback}"
             self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
 
-    def publish(self, document: DocumentText, found: list[types.Diagnostic]) -> None:
-        params = types.PublishDiagnosticsParams(uri=document.uri, version=document.version, diagnostics=found)
-        self.text_document_publish_diagnostics(params)
+    def publish(self, uri: str, version: int | None, found: str) -> None:
+        """publishDiagnostics; found: the diagnostics' JSON array (diagnostics.py)."""
+        self.protocol.send_json(notification_json(uri, version, found))
 
     async def fixed_source(self, document: DocumentText) -> bytes | None:
         """What `pipelint check --fix` would make of the text, computed once per text in the worker."""
@@ -261,22 +264,11 @@ class PipelintServer(LanguageServer):
                 del self.fixes[document.uri]  # the next request tries again
             raise
 
-    def schedule(self, uri: str) -> None:
-        self.cancel(uri)
-        loop = asyncio.get_running_loop()
-        self.pending[uri] = loop.call_later(DEBOUNCE_SECONDS, self.request_lint, uri)
-
-    def cancel(self, uri: str) -> None:
-        handle = self.pending.pop(uri, None)
-        if handle is not None:
-            handle.cancel()
-
     def forget(self, uri: str) -> None:
-        self.cancel(uri)
         for table in (self.snapshots, self.texts, self.fixes):
             table.pop(uri, None)
         self.relint.discard(uri)
-        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self.publish(uri, None, "[]")
 
     def reload_config(self) -> None:
         """A config file changed: lint every open document again (workers read config files afresh)."""
@@ -296,6 +288,18 @@ class PipelintServer(LanguageServer):
         if message not in self.shown_errors:
             self.shown_errors.add(message)
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
+
+
+@dataclass(frozen=True)
+class Lint:
+    """The lint running for a document: of which text, under which config generation."""
+
+    document: DocumentText
+    generation: int
+    task: asyncio.Future
+
+    def is_of(self, document: DocumentText, generation: int) -> bool:
+        return self.document is document and self.generation == generation
 
 
 def framing_error(error: framing.BadFrame) -> JsonRpcParseError:

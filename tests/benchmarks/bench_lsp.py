@@ -1,21 +1,31 @@
 """The language server on a 5,000-line script: where a lint's time goes, and what it costs requests.
 
     python tests/benchmarks/bench_lsp.py [--lines 5000] [--runs 15] [--places process,thread,loop]
-                                         [--select PL001,PL003] [--profile]
+                                         [--select PL001,PL003] [--profile] [--burst 10] [--gap 50]
 
 Part 1, in this process (medians, and the fastest run):
   parse        tree-sitter alone (syntax.parse)
+  incremental  the same after a line added mid-file, from the last version's tree
+               (reparse.py: what the worker and the server's hover parse do)
   engine       linter.process: parse + the rules' walk (what `pipelint check` does per file)
   rule walk    engine - parse
   settings     the worker's settings lookup, config files read afresh
-  pickle       a LintResult there and back: what the process worker adds
-  diagnostics  findings → lsprotocol Diagnostics (LineIndex, LSP line ends)
-  wire         pygls unstructure + json.dumps of the notification
+  pickle       a LintResult there and back: what the process worker adds before the
+               diagnostics go out (the report travels pickled: see "unpack")
+  unpack       the report unpickled in the server, after the diagnostics are out
+  diagnostics  findings → the diagnostics' JSON, in the worker (LineIndex, LSP line ends);
+               "cold": nothing kept from the last lint, "kept": each finding's JSON
+               but its range kept from the lint before (a keystroke's case)
+  wire         the notification spliced around that JSON, on the server's loop
+  (lsprotocol) the same diagnostics as lsprotocol objects + pygls' unstructure and
+               json.dumps: what the server did before it wrote JSON itself
 
 Part 2, one real server per place the lint can run (PIPELINT_LSP_LINT_IN),
 driven over stdio by a pytest-lsp client, side by side in one run:
-  didChange → diagnostics   a new version sent → its publishDiagnostics received,
-                            the DEBOUNCE_SECONDS wait included (and shown without it)
+  didChange → diagnostics   a new version sent → its publishDiagnostics received
+  burst: last → diagnostics --burst keystrokes --gap ms apart (a typist); from the
+                            last one sent to its diagnostics, and how many versions
+                            were published meanwhile (latest wins: no pile-up)
   hover after diagnostics   a hover on a directive just after a lint's diagnostics
                             arrive (the server parses that text meanwhile)
   hover during lint         hovers sent one after another while the lint of a
@@ -51,11 +61,11 @@ from pygls.protocol import default_converter  # noqa: E402
 
 from pipelint import syntax  # noqa: E402
 from pipelint.linter import process  # noqa: E402
-from pipelint.lsp.diagnostics import diagnostics  # noqa: E402
+from pipelint.lsp import diagnostics  # noqa: E402
 from pipelint.lsp.documents import DocumentText, LintJob, Snapshot, lint_document, settings_for  # noqa: E402
-from pipelint.lsp.server import DEBOUNCE_SECONDS  # noqa: E402
+from pipelint.lsp.reparse import reparse  # noqa: E402
 from pipelint.lsp.worker import LINT_IN_VARIABLE, PLACES  # noqa: E402
-from pipelint.positions import Encoding  # noqa: E402
+from pipelint.positions import Encoding, LineBreaks, LineIndex  # noqa: E402
 
 DIRECTIVE = "# pipelint: disable=PL003"
 
@@ -80,31 +90,54 @@ def in_process(text: str, folder: Path, runs: int, profile: bool) -> None:
     settings = settings_for(path, folder).settings
     process(source, "big.sh", settings, path)  # warm: queries compiled, caches filled
     parse, _ = timed(lambda: syntax.parse(source), runs)
+    middle = source.index(b"\n", len(source) // 2) + 1
+    edited = source[:middle] + b"cat access.log | grep 500\n" + source[middle:]
+    old_tree = syntax.parse(source)
+    incremental, _ = timed(lambda: reparse(source, old_tree, edited), runs)
     engine, _ = timed(lambda: process(source, "big.sh", settings, path), runs)
+    from_last, _ = timed(lambda: process(edited, "big.sh", settings, path, tree=reparse(source, old_tree, edited)), runs)
     lookup, _ = timed(lambda: settings_for(path, folder), runs)
     document = DocumentText(file_uri(path), 1, text, "shellscript")
     result = lint_document(LintJob.of(document, folder))
     round_trip, _ = timed(lambda: pickle.loads(pickle.dumps(result, pickle.HIGHEST_PROTOCOL)), runs)
     snapshot = Snapshot.of(document, result)
-    converted, found = timed(lambda: diagnostics(Snapshot.of(DocumentText(document.uri, 1, text), result), Encoding.UTF16), runs)
-    converter = default_converter()
-    message = types.PublishDiagnosticsNotification(
-        params=types.PublishDiagnosticsParams(uri=document.uri, version=1, diagnostics=found)
-    )
-    wire, _ = timed(lambda: json.dumps(converter.unstructure(message)), runs)
+    report, kept = result.report, diagnostics._fields_kept
+
+    def convert(keep: bool) -> str:
+        if not keep:
+            kept.clear()
+        return diagnostics.diagnostics_json(report, LineIndex(source, LineBreaks.LSP), Encoding.UTF16)
+
+    cold, _ = timed(lambda: convert(False), runs)
+    warm, found = timed(lambda: convert(True), runs)
+    wire, _ = timed(lambda: diagnostics.notification_json(document.uri, 1, found), runs)
+    typed, _ = timed(lambda: lsprotocol_notification(snapshot), runs)
     walk = [e - statistics.median(parse) for e in engine]
     print(f"in process: {len(snapshot.findings)} findings")
     row("parse", parse)
+    row("incremental parse", incremental, "(reparse.py: a line added mid-file, from the last tree)")
     row("engine", engine)
     row("rule walk", walk, "(engine - median parse)")
+    row("engine, incremental parse", from_last, "(what the worker does when it linted the last version)")
     row("settings", lookup)
     row("pickle (process worker)", round_trip, f"{len(pickle.dumps(result, pickle.HIGHEST_PROTOCOL)) // 1024} KiB")
-    row("diagnostics", converted)
+    packed = pickle.loads(pickle.dumps(result, pickle.HIGHEST_PROTOCOL)).report
+    row("unpack (after publishing)", timed(packed.unpack, runs)[0])
+    row("diagnostics, cold", cold)
+    row("diagnostics, kept", warm)
     row("wire", wire)
+    row("(lsprotocol + unstructure)", typed, "the server's way before it wrote JSON")
     if profile:
         profiler = cProfile.Profile()
         profiler.runcall(process, source, "big.sh", settings, path)
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(15)
+
+
+def lsprotocol_notification(snapshot: Snapshot) -> str:
+    converter = default_converter()
+    found = [diagnostics.finding_diagnostic(snapshot, finding, Encoding.UTF16) for finding in snapshot.findings]
+    params = types.PublishDiagnosticsParams(uri=snapshot.uri, version=1, diagnostics=found)
+    return json.dumps(converter.unstructure(types.PublishDiagnosticsNotification(params=params)))
 
 
 def hover_params(uri: str, line: int) -> types.HoverParams:
@@ -118,7 +151,7 @@ async def timed_hover(client, uri: str, line: int) -> float:
     return time.perf_counter() - sent
 
 
-async def one_place(place: str, text: str, folder: Path, runs: int) -> None:
+async def one_place(place: str, text: str, folder: Path, runs: int, burst: int, gap: float) -> None:
     text = text + DIRECTIVE + "\n"
     directive_line = text.count("\n") - 1
     async with lsp_server(folder, env={LINT_IN_VARIABLE: place}) as client:
@@ -133,13 +166,36 @@ async def one_place(place: str, text: str, folder: Path, runs: int) -> None:
             changes.append((await published(client, uri, version=version, timeout=120)).at - sent)
             idle.append(await timed_hover(client, uri, directive_line))
             busy.extend(await hovers_during_a_lint(client, uri, text + "#" * run + " ", version + 1, directive_line))
+        bursts, shown = [], []
+        for run in range(max(1, runs // 3) if burst else 0):
+            first_version = 1000 * (run + 1)
+            latency, count = await typing_burst(client, uri, text + "x" * run, first_version, burst, gap)
+            bursts.append(latency)
+            shown.append(count)
     print(f"{place}:")
-    row("didChange → diagnostics", changes, f"(of which {DEBOUNCE_SECONDS * 1000:.0f} ms debounce)")
-    row("  without the debounce", [c - DEBOUNCE_SECONDS for c in changes])
+    row("didChange → diagnostics", changes)
     row("hover after diagnostics", idle)
     ranked = sorted(busy)
     p90, worst = ranked[int(len(ranked) * 0.9)] * 1000, ranked[-1] * 1000
     row("hover during lint", busy, f"p90 {p90:.0f} ms, max {worst:.0f} ms over {len(busy)} hovers")
+    if bursts:
+        note = f"{burst} keystrokes {gap * 1000:.0f} ms apart; versions published per burst: {sorted(shown)}"
+        row("burst: last → diagnostics", bursts, note)
+
+
+async def typing_burst(client, uri: str, text: str, first_version: int, keystrokes: int, gap: float) -> tuple[float, int]:
+    """Keystrokes gap apart; the time from the last one to its diagnostics, and how many versions were published."""
+    mark = len(client.published)
+    for keystroke in range(keystrokes):
+        if keystroke:
+            await asyncio.sleep(gap)
+        text += "#"
+        sent = time.perf_counter()
+        change_document(client, uri, text, first_version + keystroke)
+    last = first_version + keystrokes - 1
+    latency = (await published(client, uri, version=last, timeout=120)).at - sent
+    versions = {p.params.version for p in client.published[mark:] if p.params.uri == uri}
+    return latency, len(versions)
 
 
 async def hovers_during_a_lint(client, uri: str, text: str, version: int, line: int) -> list[float]:
@@ -159,6 +215,8 @@ def main() -> None:
     parser.add_argument("--places", default=",".join(PLACES), help=f"comma-separated, of {', '.join(PLACES)}")
     parser.add_argument("--select", default=None, help="comma-separated rule codes (default: the default rules)")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--burst", type=int, default=10, help="keystrokes per typing burst (0: no burst)")
+    parser.add_argument("--gap", type=float, default=50, help="ms between a burst's keystrokes")
     options = parser.parse_args()
     print("load average:", Path("/proc/loadavg").read_text().split()[:3])
     text = large_script(options.lines)
@@ -170,7 +228,7 @@ def main() -> None:
         print(f"{options.lines} lines, {len(text.encode())} bytes")
         in_process(text, folder, options.runs, options.profile)
         for place in options.places.split(","):
-            asyncio.run(one_place(place.strip(), text, folder, options.runs))
+            asyncio.run(one_place(place.strip(), text, folder, options.runs, options.burst, options.gap / 1000))
 
 
 if __name__ == "__main__":

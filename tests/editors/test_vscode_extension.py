@@ -13,7 +13,6 @@ import json
 import re
 import shutil
 import subprocess
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -28,8 +27,9 @@ def manifest() -> dict:
 
 
 def test_the_extension_version_is_the_python_package_version():
-    project = tomllib.loads((REPOSITORY / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    assert manifest()["version"] == project["version"]
+    from pipelint import __version__  # pyproject.toml reads the version from there
+
+    assert manifest()["version"] == __version__
 
 
 def node_major() -> int | None:

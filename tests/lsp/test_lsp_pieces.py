@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import subprocess
 import sys
@@ -122,7 +123,7 @@ def test_check_does_not_import_the_language_server(tmp_path):
 
 async def settled(server) -> None:
     while server.linting:
-        await asyncio.gather(*list(server.linting.values()))
+        await asyncio.gather(*[lint.task for lint in server.linting.values()])
 
 
 def server_with_one_document(monkeypatch, uri: str, place: str = "loop"):
@@ -142,8 +143,17 @@ def server_with_one_document(monkeypatch, uri: str, place: str = "loop"):
     shown, logged, published = [], [], []
     monkeypatch.setattr(server, "window_show_message", shown.append)
     monkeypatch.setattr(server, "window_log_message", logged.append)
-    monkeypatch.setattr(server, "text_document_publish_diagnostics", published.append)
+    monkeypatch.setattr(server.protocol, "send_json", lambda body: published.append(published_params(body)))
     return server, shown, logged, published
+
+
+def published_params(body: str) -> types.PublishDiagnosticsParams:
+    """A publishDiagnostics notification the server wrote, read back as the client would."""
+    from pipelint.lsp.diagnostics import CONVERTER
+
+    message = json.loads(body)
+    assert message["jsonrpc"] == "2.0" and message["method"] == types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
+    return CONVERTER.structure(message["params"], types.PublishDiagnosticsParams)
 
 
 @pytest.mark.asyncio
@@ -212,3 +222,18 @@ async def test_a_rule_that_raises_is_logged_and_the_other_rules_still_publish(mo
     assert "Traceback" in log.message
     assert shown == []
     server.worker.stop()
+
+
+def test_a_result_from_a_worker_process_brings_its_report_packed_and_whole(tmp_path):
+    import pickle
+
+    from pipelint.lsp.documents import DocumentText, LintJob, PackedReport, Snapshot, lint_document
+
+    document = DocumentText("untitled:packed", 1, "cat a | grep b\nsort w | cat | uniq -c\n", "shellscript")
+    result = lint_document(LintJob.of(document, tmp_path))
+    crossed = pickle.loads(pickle.dumps(result, pickle.HIGHEST_PROTOCOL))
+    assert isinstance(crossed.report, PackedReport) and crossed.diagnostics == result.diagnostics
+    snapshot = Snapshot.of(document, crossed)
+    assert snapshot.report.findings == result.report.findings
+    assert [f.code for f in snapshot.findings] == ["PL001", "PL003"]
+    assert Snapshot.of(document, result).report is result.report  # in a thread or on the loop: nothing packed
