@@ -18,6 +18,7 @@ from tree_sitter import Node, Query
 from pipelint import mounts, syntax
 from pipelint.command import Command
 from pipelint.programs import WRAPPERS
+from pipelint.shell_options import BLOCKS, ShellOptions
 from pipelint.static_paths import LiteralVariables, static_path
 
 # Commands that mount a network filesystem of a known type, and those that unmount.
@@ -31,11 +32,6 @@ _MOUNT_HELPERS = {
 _UNMOUNTERS = frozenset({b"umount", b"fusermount", b"fusermount3"})
 # Names whose command may mount or unmount: those, `mount`, and the wrappers that may run them.
 _MOUNT_LEADS = frozenset(_MOUNT_HELPERS) | _UNMOUNTERS | {b"mount"} | frozenset(WRAPPERS)
-
-# Nodes whose named children run one after another in the same shell.
-BLOCKS = frozenset(
-    {"program", "compound_statement", "do_group", "subshell", "if_statement", "elif_clause", "else_clause", "case_item"}
-)
 
 # (offset after the command, the mount it made, or the mount point it unmounted)
 MountEvent = tuple[int, mounts.Mount | bytes]
@@ -64,7 +60,11 @@ _VARIABLES_QUERY = """
 (word) @word
 """
 # The statement facts' captures beyond every `command`: the checker's candidates query holds them too.
-STATEMENT_PATTERNS = "(function_definition) @function\n[" + " ".join(f"({kind})" for kind in sorted(BLOCKS)) + "] @block"
+STATEMENT_PATTERNS = (
+    "(function_definition) @function\n"
+    "[(while_statement) (for_statement) (c_style_for_statement)] @loop\n"
+    "[" + " ".join(f"({kind})" for kind in sorted(BLOCKS)) + "] @block"
+)
 _STATEMENTS_QUERY = "(command) @command\n" + STATEMENT_PATTERNS
 _EXPANSIONS_QUERY = "[(simple_expansion) (expansion)] @expansion"
 
@@ -134,7 +134,7 @@ class ScriptFacts:
         statements: dict[str, list[Node]] | None = None,
     ):
         self.root = root
-        # Captures of `command`, `function` and `block` below root, when the checker's query made them.
+        # Captures of `command`, `function`, `loop` and `block` below root, when the checker's query made them.
         self._statements_found = statements
         self._read = read  # the file's cached command reader (`Context.command`)
         # Whether the status of the script's last command is seen (`regions.Region.status_handed_on`).
@@ -244,45 +244,15 @@ class ScriptFacts:
         return any(b"PIPESTATUS" in syntax.text(node) for node in expansions)
 
     @cached_property
-    def _options_set(self) -> dict[str, list[int]]:
-        """Shell options the script turns on (`errexit`, `pipefail`): the offsets where it does."""
-        found: dict[str, list[int]] = {name: [0] for name in self._options_from_start}
-        shebang = self.root.text[: self.root.text.find(b"\n")] if self.root.text.startswith(b"#!") else b""
-        for name in _shebang_options(shebang):
-            found.setdefault(name, []).append(0)
-        for node in self._commands:
-            program = syntax.basename(syntax.command_name(node))
-            if program not in (b"set", b"trap") and program not in _MAY_SET_ANY_OPTION:
-                continue  # the others' words need no reading
-            words = [syntax.literal_value(word) or b"" for word in syntax.arguments(node)]
-            if program in _MAY_SET_ANY_OPTION:
-                names = {"errexit", "pipefail"}  # `. lib.sh` or `eval "$x"` may run `set -eo pipefail`
-            elif program == b"set":
-                names = _set_options(words)
-            else:  # an ERR trap runs on every failing command, as errexit stops on it
-                names = {"errexit"} if program == b"trap" and b"ERR" in words else set()
-            for name in names:
-                found.setdefault(name, []).append(_first_run(node))
-        return found
-
-    @cached_property
-    def _function_bodies(self) -> list[tuple[int, int]]:
-        return [(node.start_byte, node.end_byte) for node in self._statements.get("function", [])]
+    def _shell_options(self) -> ShellOptions:
+        statements = self._statements
+        return ShellOptions(
+            self.root, self._commands, statements.get("function", []), statements.get("loop", []), self._options_from_start
+        )
 
     def option_at(self, name: str, offset: int) -> bool:
-        """Whether `set -o NAME` may be in force at offset: turned on before it, or anywhere when offset is in a function.
-
-        A function runs when it is called, so any `set -e` of the script may be
-        in force then; inside a loop, a `set -e` later in the body is in force
-        from the second iteration on. `set +e` is not followed, nor the end of
-        a `( … )` that confines a `set -e`: the answer errs on "in force".
-        """
-        offsets = self._options_set.get(name, [])
-        if not offsets:
-            return False
-        if any(start <= offset < end for start, end in self._function_bodies):
-            return True
-        return min(offsets) <= offset
+        """Whether `set -o NAME` may be in force at offset (`shell_options`: errs on "in force")."""
+        return self._shell_options.in_force(name, offset)
 
     def errexit_at(self, offset: int) -> bool:
         return self.option_at("errexit", offset)
@@ -381,46 +351,3 @@ def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
             # tree-sitter hangs the last command's redirects on the whole list:
             # `a > f && b < f` is `(a > f && b) < f`.
             _add_steps(body, body, steps)
-
-
-_SHORT_OPTIONS = {"e": "errexit", "u": "nounset"}
-# Commands that may turn on any option: the file sourced, the text evaluated.
-_MAY_SET_ANY_OPTION = frozenset({b".", b"source", b"eval"})
-_LOOPS = frozenset({"while_statement", "for_statement", "c_style_for_statement"})
-
-
-def _first_run(node: Node) -> int:
-    """The offset from which a command's effect may be in force: the start of its outermost loop, else itself."""
-    start = node.start_byte
-    current = node.parent
-    while current is not None:
-        if current.type in _LOOPS:
-            start = current.start_byte  # the next iteration runs what comes before it in the body
-        current = current.parent
-    return start
-
-
-def _set_options(words: list[bytes]) -> set[str]:
-    """The options `set -e`, `set -euo pipefail`, `set -o errexit` turn on."""
-    names: set[str] = set()
-    index = 0
-    while index < len(words):
-        word = words[index].decode("utf-8", "replace")
-        index += 1
-        if not word.startswith("-") or word == "--":
-            break
-        letters = word[1:]
-        names.update(_SHORT_OPTIONS[letter] for letter in letters if letter in _SHORT_OPTIONS)
-        if "o" in letters and index < len(words):
-            names.add(words[index].decode("utf-8", "replace"))
-            index += 1
-    return names
-
-
-def _shebang_options(shebang: bytes) -> set[str]:
-    """`#!/bin/bash -e`, `#!/usr/bin/env -S bash -eo pipefail`: the options the interpreter line turns on."""
-    words = shebang[2:].split()
-    for index, word in enumerate(words):
-        if word.startswith(b"-") and word not in (b"-S",) and index > 0:
-            return _set_options(words[index:])
-    return set()

@@ -10,6 +10,7 @@ from pipelint.exit_status import stage_status_observed, status_observed
 from pipelint.finding import Edit
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
+from pipelint.subshell import expansion_may_fail
 
 
 def absorb_next_stage(pipeline: Pipeline, index: int, context: Context) -> Edit | None:
@@ -60,7 +61,10 @@ def merge_unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str
     last = index + 1 == len(pipeline.stages) - 1
     if last and may_fail(pipeline.stages[index]) and status_observed(pipeline.root, context.facts):
         return "the pipeline's exit status becomes the first command's, which fails where the second succeeded"
-    names = {pipeline.stages[index].name, pipeline.stages[index + 1].name}
+    stage, following = pipeline.stages[index], pipeline.stages[index + 1]
+    if (len(pipeline.stages) == 2 or following.redirects) and expansion_may_fail(stage, context):
+        return "a word of the first command that fails to expand (`set -u`, `${x:?}`) would end the script or skip the redirect"
+    names = {stage.name, following.name}
     if any(context.redefines(name) for name in names):
         return "a file the script sources may define one of the commands"
     return None

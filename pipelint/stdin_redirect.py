@@ -18,7 +18,7 @@ from pipelint.finding import Applicability, Edit, Fix
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 from pipelint.exit_status import IGNORED, TESTED, stage_status_observed, status_use
-from pipelint.subshell import escape_reason
+from pipelint.subshell import escape_reason, expansion_escape_reason, expansion_may_fail, failed_redirect_escape_reason
 
 
 @dataclass(frozen=True)
@@ -67,13 +67,31 @@ def rewrite(
     reader, consumer = pipeline.stages[0], pipeline.stages[1]
     if context.has_comment(reader.end, consumer.start):
         return None  # a comment between the stages would be lost
-    reason = _unsafe_because(pipeline, context, reader_may_fail)
-    edits = (
-        Edit.delete(reader.start, consumer.start),
-        Edit.insert(consumer.command.end_byte, b" " + redirect),
-    )
+    reason = _unsafe_because(pipeline, context, reader_may_fail) or expansion_escape_reason(pipeline, consumer, context, redirect)
+    # A here-document's body may fail to expand (`set -u`): bash and dash expand it apart (dash in a
+    # child), so that ends no shell, but the redirects after it are skipped: it goes after them.
+    may_fail = reader_may_fail or expansion_may_fail(reader, context)
+    insert = _after_own_redirects(consumer, redirect) if may_fail else Edit.insert(consumer.command.end_byte, b" " + redirect)
+    edits = (Edit.delete(reader.start, consumer.start), insert)
     applicability = Applicability.UNSAFE if unsafe or reason else Applicability.SAFE
     return StdinRewrite(edits, applicability, consumer_label(consumer), reason)
+
+
+def _after_own_redirects(consumer: Stage, redirect: bytes) -> Edit:
+    """`< FILE` for a FILE that may be missing (or `<<EOF` whose body may fail to expand): after the consumer's own redirects.
+
+    The shell opens redirects left to right and stops at the first that
+    fails: `tr a b < missing > out` never creates out, while `cat missing |
+    tr a b > out` did (tr ran on empty input). `tr a b > out < missing` still
+    does. Before a redirect that copies stdin (`3<&0`), which must copy FILE
+    as it copied the pipe.
+    """
+    for own in consumer.all_redirects:
+        if own.type == "file_redirect" and syntax.redirect_parts(own)[1] in ("<&", ">&"):
+            destination = own.child_by_field_name("destination")
+            if destination is not None and syntax.text(destination) == b"0":
+                return Edit.insert(own.start_byte, redirect + b" ")
+    return Edit.insert(consumer.end, b" " + redirect)
 
 
 def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool) -> str | None:
@@ -97,7 +115,7 @@ def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool)
     if _several_commands(consumer.command):
         return "several commands read the input; from a file, one can seek back and leave the next a different part"
     if reader_may_fail:
-        return _missing_input_observed(pipeline, context)
+        return failed_redirect_escape_reason(pipeline, pipeline.stages[1]) or _missing_input_observed(pipeline, context)
     return None
 
 

@@ -55,6 +55,46 @@ def escape_reason(pipeline: Pipeline, remaining: Stage, context: Context) -> str
     return _simple_command_reason(command, context)
 
 
+def expansion_may_fail(stage: Stage, context: Context, moved: bytes = b"") -> bool:
+    """The words of stage, its redirects and here-documents (and `moved`, what the fix gives it) may fail to expand.
+
+    `set -u` in force with any `$` in them, or a `${x:?}`. In a stage of a
+    pipeline the failure ends that subshell; in the current shell it ends the
+    script (a non-interactive shell exits on it), and wherever it happens the
+    command's redirects are not made (`sort "$x" | cat > out` creates out,
+    `sort "$x" > out` does not).
+    """
+    text = b"".join([syntax.text(stage.command), *(syntax.text(r) for r in stage.all_redirects), moved])
+    if b"$" not in text and b"`" not in text:
+        return False
+    return b"?" in text or context.facts.option_at("nounset", stage.start)
+
+
+def expansion_escape_reason(pipeline: Pipeline, remaining: Stage, context: Context, moved: bytes = b"") -> str | None:
+    """When the fix leaves remaining alone in the current shell and its words may fail to expand: why that is unsafe."""
+    if len(pipeline.stages) > 2 or not expansion_may_fail(remaining, context, moved):
+        return None
+    return "a word that fails to expand (`set -u`, `${x:?}`) would end the script instead of one stage of the pipeline"
+
+
+# POSIX special builtins: a redirect that fails on one ends a non-interactive POSIX shell
+# (dash, `bash --posix`), where it fails only the command elsewhere.
+_SPECIAL_BUILTINS = frozenset(
+    name.encode()
+    for name in (":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset")
+)
+
+
+def failed_redirect_escape_reason(pipeline: Pipeline, remaining: Stage) -> str | None:
+    """When the fix leaves a special builtin alone in the current shell with a redirect that may fail."""
+    if len(pipeline.stages) > 2 or remaining.command.type != "command":
+        return None
+    word = remaining.command.child_by_field_name("name")
+    if word is None or _plain_name(word) not in _SPECIAL_BUILTINS:
+        return None
+    return f"`{_plain_name(word).decode('utf-8', 'replace')}` is a special builtin: a missing file in its redirect would end a POSIX shell"
+
+
 def _compound_label(command: Node) -> str:
     return {
         "while_statement": "the while loop",

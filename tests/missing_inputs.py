@@ -20,10 +20,14 @@ file whatever its mode bits say.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+from tree_sitter import Node
 
 from pipelint import syntax
 
@@ -68,6 +72,56 @@ def inputs_read(source: bytes, names: frozenset[str] | None = None) -> tuple[str
     return tuple(sorted(found))
 
 
+# Where a reader's operand names its file: cat's operands, dd's `if=`, `<` targets.
+_READERS = frozenset({b"cat", b"dd"})
+
+
+def absent_inputs(source: bytes, names: frozenset[str] | None = None) -> tuple[str, ...]:
+    """Files the script reads that no run provides: `cat missing.txt`, `cat "$f"` with f never set, `cat src` (a folder).
+
+    The contract keeps behaviour "whenever every file the pipeline reads
+    exists" (and is a file): where one never does, even the run with the
+    sandbox's inputs present is a run with an input missing or a folder, and
+    the rules' allowances apply to it. A variable counts as never set when the script names it only in
+    `$name`/`${name}` expansions (and, for `$1`…`$9`, always: the harness
+    passes no arguments); it expands to the empty name.
+    """
+    names = data_names() if names is None else names
+    found: set[str] = set()
+    for node in syntax.walk(syntax.parse(source).root_node):
+        words: list[Node] = []
+        if node.type == "command" and syntax.basename(syntax.command_name(node)) in _READERS:
+            words = syntax.arguments(node)
+        elif node.type == "file_redirect":
+            _, operator, destination = syntax.redirect_parts(node)
+            words = [destination] if operator == "<" and destination is not None else []
+        for word in words:
+            name = _absent_name(word, source, names)
+            if name is not None:
+                found.add(name)
+    return tuple(sorted(found))
+
+
+def _absent_name(word: Node, source: bytes, names: frozenset[str]) -> str | None:
+    """The name word opens when that file never exists, else None."""
+    text = syntax.text(word)
+    text = text[3:] if text.startswith(b"if=") else text
+    literal = syntax.literal_value(word)
+    if literal is not None:
+        literal = literal[3:] if literal.startswith(b"if=") else literal
+        plain = _plain(literal)
+        if not literal or literal.startswith((b"-", b"/")) or "=" in plain:
+            return None  # an option, a file outside the sandbox, dd's `bs=1M`
+        return plain if plain not in names or (DATA / plain).is_dir() else None
+    variable = re.fullmatch(rb'"?\$\{?([a-z_][a-z0-9_]*|[1-9])\}?"?', text)
+    if variable is None:
+        return None
+    name = variable.group(1)
+    uses = len(re.findall(rb"\b" + name + rb"\b", source))
+    expansions = len(re.findall(rb"\$\{?" + name + rb"\b", source))
+    return "" if name.isdigit() or uses == expansions else None
+
+
 def _lines(data: bytes) -> list[bytes]:
     return data.split(b"\n")
 
@@ -77,7 +131,51 @@ def _is_subsequence(short: list[bytes], long: list[bytes]) -> bool:
     return all(any(line == candidate for candidate in remaining) for line in short)
 
 
+# Outputs longer than this are compared strictly: the search below is cubic in the lines.
+_LONGEST_SEARCHED = 400
+
+
 def _consumer_output_dropped(before: bytes, after: bytes) -> bool:
+    """after is before less one or more copies of one same block of whole lines, each where it stood.
+
+    That is what "the consumer does not run instead of running on empty
+    input" can do to a stream: the consumer printed one block (wc's `0`,
+    mysql's banner) each time it ran, at the point where it ran. Dropping
+    other lines, or different blocks, is not allowed.
+    """
+    old, new = _lines(before), _lines(after)
+    if before == after:
+        return True
+    if len(old) > _LONGEST_SEARCHED or len(new) >= len(old):
+        return False
+    start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), len(new))
+    # The first copy starts where the two first differ, or (ending in a blank line) just before.
+    starts = {start, start - 1} - {-1}
+    return any(
+        _copies_removed(old, new, tuple(old[first : first + length]))
+        for first in starts
+        for length in range(1, len(old) - len(new) + 1)
+        if (len(old) - len(new)) % length == 0
+    )
+
+
+def _copies_removed(old: list[bytes], new: list[bytes], block: tuple[bytes, ...]) -> bool:
+    """new is old with some occurrences of block (at least one) taken out."""
+    size = len(block)
+
+    @functools.cache
+    def reduces(i: int, j: int) -> bool:
+        if i == len(old):
+            return j == len(new)
+        if j < len(new) and old[i] == new[j] and reduces(i + 1, j + 1):
+            return True
+        return tuple(old[i : i + size]) == block and reduces(i + size, j)
+
+    return len(new) < len(old) and reduces(0, 0)
+
+
+def _consumer_errors_dropped(before: bytes, after: bytes) -> bool:
+    """Stderr, whose lines normalise_stderr sorts: after's lines are some of before's, as a multiset."""
     return _is_subsequence(_lines(after), _lines(before))
 
 
@@ -88,25 +186,39 @@ def _only_zero_counts_dropped(before: bytes, after: bytes) -> bool:
     return without_zeros(before) == without_zeros(after) and _is_subsequence(_lines(after), _lines(before))
 
 
+def _output_file_dropped(before, after) -> bool:
+    """The same file, without what the skipped consumer wrote into it."""
+    if before is None or after is None or before.kind != "file" or after.kind != "file":
+        return False
+    return before.mode == after.mode and _consumer_output_dropped(before.content, after.content)
+
+
 @dataclass(frozen=True)
 class Allowance:
     """One difference a rule document allows when an input is missing, as a checkable relation."""
 
     name: str
     quote: str  # the sentence of the rule's "Fix safety" it comes from
-    # (before, after) → allowed, for stdout and for stderr after wording is normalised
+    # (before, after) → allowed, for stdout
     output: Callable[[bytes, bytes], bool]
     # (before, after, initial) FileState of one file (None: absent) → allowed
     file: Callable[[Any, Any, Any], bool]
+    # (before, after) → allowed, for stderr after wording is normalised (lines sorted); None: as output
+    errors: Callable[[bytes, bytes], bool] | None = None
+
+    def allows_errors(self, before: bytes, after: bytes) -> bool:
+        return (self.errors or self.output)(before, after)
 
 
 CONSUMER_SKIPPED = Allowance(
     "the consumer does not run on empty input",
     "the consumer does not run at all instead of running on empty input",
-    # Whatever it printed on empty input is gone, nothing else changes.
+    # Whatever it printed on empty input is gone (each time it ran, where it ran), nothing else changes.
     output=_consumer_output_dropped,
-    # A file it would have written (`> out`) is not created or truncated.
-    file=lambda before, after, initial: after in (before, initial),
+    # A file it would have written (`> out`) is not created or truncated, or
+    # created (the shell opens `> out` before `< FILE` fails) without what it wrote.
+    file=lambda before, after, initial: after in (before, initial) or _output_file_dropped(before, after),
+    errors=_consumer_errors_dropped,
 )
 # The same relation, as PL004 and PL203 word it.
 DUMP_CONSUMER_SKIPPED = replace(CONSUMER_SKIPPED, quote="The same as PL001")

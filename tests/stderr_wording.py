@@ -28,13 +28,17 @@ _TIMINGS = (
 )
 
 
-def _file_error(match: re.Match) -> bytes:
+def _file_error(match: re.Match, folder: bytes, taken_away: tuple[bytes, ...]) -> bytes:
     name = match.group("file")
     if name.startswith(b"'") and name.endswith(b"'"):
         name = name[1:-1]
-    # `cat: ./f: Is a directory` (find hands `./f` on) and `wc: 'standard input'` (read as f): the same file.
+    # `cat: ./f: Is a directory` (find hands `./f` on), `cat: /…/run/f: …` (`"$HOME/f"`, HOME
+    # being the folder it runs in) and `wc: 'standard input'` (read as f): the same file.
+    name = name.removeprefix(folder + b"/") if folder else name
     name = name.removeprefix(b"./")
     reason = b"No such file or directory" if match.group("reason") == b"No such file" else match.group("reason")
+    if len(taken_away) > 1 and name in taken_away:
+        name = _SOME_INPUT  # which of them the consumer reads as its stdin, the message does not say
     return name + b": " + reason
 
 
@@ -49,18 +53,30 @@ _STDIN_ERROR = re.compile(
     rb"(?:Cannot read: )?(?P<reason>Is a directory|No such file or directory)$",
     re.MULTILINE,
 )
+# uniq loses errno on a read error and names no reason: `uniq: error reading '-'`.
+# Its standard input is the input taken away, and uniq only ever reads it as a directory.
+_REASONLESS_STDIN_ERROR = re.compile(rb"^[^:\n]+: error reading (?:'-'|'standard input')$", re.MULTILINE)
 
 
-def normalise_stderr(stderr: bytes, stdin_is: str | None = None) -> bytes:
+_SOME_INPUT = b"<an input taken away>"
+
+
+def normalise_stderr(stderr: bytes, stdin_is: str | tuple[str, ...] | None = None, folder: bytes = b"") -> bytes:
     """Stderr with each file error reduced to `FILE: reason`, timings blanked, lines sorted.
 
     Sorted, because stages of a pipeline run at once and their messages come
     in no fixed order. stdin_is: the input taken away; an error about
-    standard input is about it.
+    standard input is about it. When several are away (one taken, one never
+    there), an error about standard input is about one of them: errors
+    about any of them then read the same. folder: where the script ran (its HOME), so
+    that `/…/run/f` and `f` name the same file.
     """
-    if stdin_is is not None:
-        stderr = _STDIN_ERROR.sub(lambda m: stdin_is.encode() + b": " + m.group("reason"), stderr)
-    stderr = _FILE_ERROR.sub(_file_error, stderr)
+    names = tuple(name.encode() for name in ((stdin_is,) if isinstance(stdin_is, str) else stdin_is or ()))
+    if names:
+        stdin = names[0] if len(names) == 1 else _SOME_INPUT
+        stderr = _STDIN_ERROR.sub(lambda m: stdin + b": " + m.group("reason"), stderr)
+        stderr = _REASONLESS_STDIN_ERROR.sub(stdin + b": Is a directory", stderr)
+    stderr = _FILE_ERROR.sub(lambda match: _file_error(match, folder, names), stderr)
     for pattern, replacement in _TIMINGS:
         stderr = pattern.sub(replacement, stderr)
     return b"".join(sorted(re.findall(rb"[^\n]*\n|[^\n]+$", stderr)))

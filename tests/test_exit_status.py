@@ -41,6 +41,17 @@ OBSERVED = [
     "for i in 1 2; do @PIPE@; set -e; done\necho after\n",
     "while true; do @PIPE@; set -e; [ -n \"$again\" ] && break; again=1; done\necho after\n",
     "eval 'set -e'\n@PIPE@\necho after\n",
+    # Neighbours of a `set +e` that must stay observed (facts.option_at follows it only where provable).
+    "set -e\nset +e\nf() { set -e; }\nf\n@PIPE@\necho after\n",  # a function called between turns it on again
+    "set -e\nset +e\nf() { @PIPE@; echo in; }\nset -e\nf\necho after\n",  # a function runs where it is called
+    "set +e\nfor i in 1 2; do @PIPE@; set -e; done\necho after\n",  # the next iteration runs `set -e` first
+    "printf 'set -e\\n' > lib.sh\nset +e\n. ./lib.sh\n@PIPE@\necho after\n",  # a sourced file turns it on
+    "set -e\nfalse && set +e\n@PIPE@\necho after\n",  # `set +e` behind `&&` may not run
+    "set -e\nif false; then set +e; fi\n@PIPE@\necho after\n",  # nor in a branch
+    "set -e\n( set +e )\n@PIPE@\necho after\n",  # a subshell's `set +e` stays there
+    "trap 'echo failed' ERR\nset +e\n@PIPE@\necho after\n",  # an ERR trap runs under `set +e` too
+    "( set -e; @PIPE@; echo in )\necho after\n",
+    "set -e\ncase a in b) set +e;; esac\n@PIPE@\necho after\n",
 ]
 
 NOT_OBSERVED = [
@@ -57,6 +68,18 @@ NOT_OBSERVED = [
     "echo a && @PIPE@\necho after\n",
     "set -o pipefail\n@PIPE@\necho after\n",
     "cat <(@PIPE@)\n",
+    # `set -e` confined to a subshell, and turned off again before the pipeline.
+    "( set -e )\n@PIPE@\necho after\n",
+    "x=$(set -e; echo)\n@PIPE@\necho after\n",
+    "cat <(set -e)\n@PIPE@\necho after\n",
+    "set -e\nset +e\n@PIPE@\necho after\n",
+    "#!/bin/bash -e\nset +e\n@PIPE@\necho after\n",
+    "set -euo pipefail\nset +eu\n@PIPE@\necho after\n",
+    "set -e\nset +o errexit 2>/dev/null\n@PIPE@\necho after\n",
+    "set -e\nf() { set +e; @PIPE@; echo in; }\nf\necho after\n",
+    "set -e\nfor i in 1 2; do set +e; @PIPE@; set -e; done\necho after\n",
+    "set -e\nif true; then set +e; @PIPE@; echo in; fi\necho after\n",
+    "set -e\nset +e\nwhile [ -z \"$again\" ]; do @PIPE@; again=1; done\necho after\n",
 ]
 
 
@@ -91,14 +114,30 @@ def test_not_observed(script, tmp_path):
 
 @pytest.mark.parametrize(
     "script",
-    ["set -o pipefail\n@PIPE@\n", "set -eo pipefail\n@PIPE@\necho after\n", '@PIPE@\necho "${PIPESTATUS[0]}"\n', '@PIPE@\necho "${PIPESTATUS[*]}"\n'],
+    [
+        "set -o pipefail\n@PIPE@\n",
+        "set -eo pipefail\n@PIPE@\necho after\n",
+        '@PIPE@\necho "${PIPESTATUS[0]}"\n',
+        '@PIPE@\necho "${PIPESTATUS[*]}"\n',
+        "set +o pipefail\nfor i in 1 2; do @PIPE@ || echo failed; set -o pipefail; done\n",
+        "set -o pipefail\n( set +o pipefail )\n@PIPE@\n",
+    ],
 )
 def test_a_first_stage_status_is_seen_through_pipefail_or_pipestatus(script, tmp_path):
     assert _observed(script)[1]
     assert _run(script, "true | true", tmp_path) != _run(script, "false | true", tmp_path)
 
 
-@pytest.mark.parametrize("script", ["@PIPE@\n", "set -e\n@PIPE@\necho after\n", "set -o pipefail\n@PIPE@\necho after\n"])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "@PIPE@\n",
+        "set -e\n@PIPE@\necho after\n",
+        "set -o pipefail\n@PIPE@\necho after\n",
+        "set -o pipefail\nset +o pipefail\n@PIPE@\n",
+        "( set -o pipefail )\n@PIPE@\n",
+    ],
+)
 def test_a_first_stage_status_is_not_seen_otherwise(script, tmp_path):
     assert not _observed(script)[1]
     assert _run(script, "true | true", tmp_path) == _run(script, "false | true", tmp_path)

@@ -11,7 +11,7 @@ import re
 
 import pytest
 from harness import SANDBOX, assert_same_behaviour, compare_behaviour, shells_for
-from missing_inputs import ALLOWANCES, CONSUMER_SKIPPED, inputs_read
+from missing_inputs import ALLOWANCES, CONSUMER_SKIPPED, absent_inputs, inputs_read
 from stderr_wording import normalise_stderr
 
 from pipelint import registry, ruledocs
@@ -76,6 +76,14 @@ def test_a_file_error_may_be_worded_differently():
     assert normalise_stderr(b"cat: ./d: Is a directory\n", "d") == normalise_stderr(b"wc: 'standard input': Is a directory\n", "d")
     # …but an error about another file stays one.
     assert normalise_stderr(b"cat: d: Is a directory\n", "d") != normalise_stderr(b"grep: src: Is a directory\n", "d")
+    # `cat "$HOME/d"` names it by its absolute path, HOME being the folder the script runs in.
+    assert normalise_stderr(b"cat: /tmp/x/run/d: Is a directory\n", "d", b"/tmp/x/run") == normalise_stderr(
+        b"sort: read failed: -: Is a directory\n", "d", b"/tmp/x/run"
+    )
+    assert normalise_stderr(b"cat: /tmp/y/d: Is a directory\n", "d", b"/tmp/x/run") != b"d: Is a directory\n"
+    # uniq loses errno and names no reason; its standard input is the folder taken away.
+    assert normalise_stderr(b"cat: d: Is a directory\n", "d") == normalise_stderr(b"uniq: error reading '-'\n", "d")
+    assert normalise_stderr(b"uniq: error reading 'x'\n", "d") == b"uniq: error reading 'x'\n"
 
 
 def test_timings_are_not_compared(tmp_path):
@@ -104,10 +112,34 @@ def test_a_folder_in_place_of_an_input_is_compared_too(tmp_path):
     assert ("bash", "words.txt a directory", "stdout") in found
 
 
-def test_the_consumer_skipped_allowance_is_narrow():
-    assert CONSUMER_SKIPPED.output(b"0\nend\n", b"end\n")
-    assert not CONSUMER_SKIPPED.output(b"rc=0\n", b"rc=1\n")
-    assert not CONSUMER_SKIPPED.output(b"end\n", b"end\nmore\n")
+@pytest.mark.parametrize(
+    ("before", "after", "allowed"),
+    [
+        (b"0\nend\n", b"end\n", True),
+        (b"rc=0\n", b"rc=1\n", False),
+        (b"end\n", b"end\nmore\n", False),
+        # One block, dropped where it stood, once or each time the consumer ran…
+        (b"a\nmysql [shop]\n0\nb\n", b"a\nb\n", True),
+        (b"0\ni=1\n0\ni=2\n", b"i=1\ni=2\n", True),
+        (b"i=1\n0\ni=2\n0\n", b"i=1\n0\ni=2\n", True),
+        # …but not any subsequence: two different blocks, or lines in another order.
+        (b"0\ni=1\n5\ni=2\n", b"i=1\ni=2\n", False),
+        (b"x\na\ny\nb\n", b"x\ny\n", False),
+        (b"a\nb\nc\n", b"c\nb\n", False),
+        # A block of several lines, or the same one twice, is what one consumer prints (black box:
+        # which lines it printed the harness cannot know, only that they form one repeated block).
+        (b"a\nb\nc\nd\n", b"a\nd\n", True),
+        (b"a\nb\na\nc\n", b"b\nc\n", True),
+    ],
+)
+def test_the_consumer_skipped_allowance_is_narrow(before, after, allowed):
+    assert CONSUMER_SKIPPED.output(before, after) is allowed
+
+
+def test_the_consumer_skipped_allowance_on_stderr():
+    """Stderr lines come sorted: any of them may go, none may come."""
+    assert CONSUMER_SKIPPED.allows_errors(b"a: x\nb: y\nc: z\n", b"b: y\n")
+    assert not CONSUMER_SKIPPED.allows_errors(b"a: x\n", b"a: x\nb: y\n")
 
 
 @pytest.mark.parametrize(
@@ -122,6 +154,33 @@ def test_the_consumer_skipped_allowance_is_narrow():
 )
 def test_inputs_read(script, expected):
     assert inputs_read(script.encode()) == expected
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        ("cat missing.txt | wc -l", ("missing.txt",)),
+        ('cat "$f" | wc -l', ("",)),  # f is never set: cat opens the empty name
+        ('cat "$1" | wc -l', ("",)),  # the harness passes no arguments
+        ("wc -l < nowhere/x", ("nowhere/x",)),
+        ('f=words.txt; cat "$f" | wc -l', ()),
+        ("for f in a; do cat \"$f\"; done", ()),
+        ("cat words.txt -n - /etc/hostname | wc -l", ()),
+        ("dd if=gone.img bs=1M | wc -c; echo gone.txt", ("gone.img",)),
+        ("sort missing.txt | wc -l", ()),  # sort is no reader the rules remove
+        ("cat src | sort", ("src",)),  # a folder of the sandbox: never a file
+    ],
+)
+def test_absent_inputs(script, expected):
+    assert absent_inputs(script.encode()) == expected
+
+
+def test_a_never_present_input_gets_the_allowances_in_every_run(tmp_path):
+    """`missing.txt` is missing even with the sandbox's inputs present: the contract's missing-input clause applies."""
+    original = "cat missing.txt | mysql shop\necho after\n"
+    fixed = "mysql shop < missing.txt\necho after\n"
+    assert not differences(original, fixed, tmp_path, rules=("PL004",))
+    assert ("bash", "inputs present", "stdout") in differences(original, fixed, tmp_path, rules=("PL101",))
 
 
 @pytest.mark.parametrize("code", sorted(ALLOWANCES))

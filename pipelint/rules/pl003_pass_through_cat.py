@@ -11,7 +11,7 @@ from pipelint.exit_status import status_observed
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
-from pipelint.subshell import escape_reason
+from pipelint.subshell import escape_reason, expansion_may_fail
 
 
 def _is_bare_cat(stage: Stage, context: Context) -> bool:
@@ -19,17 +19,6 @@ def _is_bare_cat(stage: Stage, context: Context) -> bool:
     if stage.name != b"cat" or syntax.has_assignments(stage.command) or context.defines(b"cat"):
         return False  # the script's own `cat` function or alias is not the program
     return all(syntax.literal_value(word) == b"-" for word in stage.arguments) and len(stage.arguments) <= 1
-
-
-def _expansion_may_fail(stage: Stage, context: Context) -> bool:
-    """The stage's words may fail to expand (`set -u`, `${x:?}`): the shell then skips its redirects too.
-
-    `sort "$x" | cat > out` creates out whatever sort does; `sort "$x" > out` does not when `$x` is unset.
-    """
-    text = syntax.text(stage.command)
-    if b"$" not in text and b"`" not in text:
-        return False
-    return b"?" in text or context.facts.option_at("nounset", stage.start)
 
 
 class PassThroughCatRule(Rule):
@@ -96,11 +85,25 @@ class PassThroughCatRule(Rule):
             return escape
         if context.facts.reads_pipestatus or status_observed(pipeline.root, context.facts):
             return "the pipeline's status would be the previous command's instead of `cat`'s, and the script sees it"
-        if _expansion_may_fail(previous, context):
+        if _exit_trap_may_outlive(previous, context):
+            return "an EXIT trap the previous command sets runs after its own redirect ends, where `cat` still got its output"
+        if expansion_may_fail(previous, context):
             return "if the previous command's words fail to expand, the file would not be created"
         if context.redefines(b"cat"):
             return "a sourced file could define `cat`"
         return None
+
+
+def _exit_trap_may_outlive(previous: Stage, context: Context) -> bool:
+    """The previous stage may set an EXIT trap: `… | trap 'echo bye' EXIT | cat > out`.
+
+    The trap runs when the stage's subshell ends: its output went down the
+    pipe into `cat > out`, but `trap … EXIT > out` redirects only the `trap`
+    builtin itself. A function of the script or sourced code may set one too.
+    """
+    if b"trap" not in context.source:
+        return False
+    return b"trap" in syntax.text(previous.command) or context.defines(previous.name) or context.facts.sources_files
 
 
 def _move_redirect(previous: Stage, redirect: Node, target: bytes) -> tuple[Edit, ...]:

@@ -3,7 +3,8 @@
 Every choice comes from one `random.Random`, so a (seed, index) pair always
 gives the same script. A script is built from parts:
 
-    shebang, option prefix (set -e, pipefail), definitions of command names
+    shebang, option prefix (set -e, pipefail) and sometimes its undoing
+    (set +e, a `( set -e )` that stays inside), definitions of command names
     (functions, aliases, a sourced file), setup (variables, files), one
     pipeline inside a wrapper (plain, $(…), if, &&/||, a loop, a function),
     observers ($?, PIPESTATUS, variables), definitions after the use, and a
@@ -35,6 +36,9 @@ SETUP = [
 BASH_SETUP = ["arr=(x)", "shopt -s expand_aliases"]
 PREFIXES = ["", "", "", "set -e", "set -u"]
 BASH_PREFIXES = ["set -o pipefail", "set -eo pipefail"]
+# Options turned off again, or on only inside a subshell, after the prefix (facts.option_at follows these).
+SCOPED_OPTIONS = ["set +e", "set +u", "( set -e )", "x=$(set -e; echo)", "set -e; set +e", "set -u; set +u", "f() { set -e; }"]
+BASH_SCOPED_OPTIONS = ["set +o pipefail", "( set -o pipefail )", "set -o pipefail; set +o pipefail", "set +eo pipefail"]
 
 # Consumers that are external commands: nothing can leak from their subshell.
 EXTERNAL = [
@@ -162,6 +166,9 @@ class Generator:
             lines.append('run; echo "out=$?"')
         lines.append(self.last_line(bash))
         crlf = bash and self.chance(0.05)
+        # Drawn last, so that every other choice of script i stays what it was before this was added.
+        if self.chance(0.2):
+            lines.insert(2 if prefix else 1, self.pick(SCOPED_OPTIONS + (BASH_SCOPED_OPTIONS if bash else [])))
         return Case(dialect, lines, bodies, crlf)
 
     def definitions(self, name: str, bash: bool) -> list[str]:

@@ -31,11 +31,7 @@ SEEDED_FAILURES: dict[str, int] = {
 }
 
 # Saved reproducers (tests/fuzz/regressions/) the rules still fail: every one, while issue 13 is open.
-STILL_FAILING: set[str] = {
-    # The two messages name the same file (`/…/run/words.txt` from cat, standard
-    # input from sort); stderr_wording does not yet match an absolute $HOME path.
-    "048-pl001-pl101-class10-missing-unreadable-or-directory-inputs.sh",
-}
+STILL_FAILING: set[str] = set()
 
 
 @pytest.fixture(scope="module")

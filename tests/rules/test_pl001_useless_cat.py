@@ -93,6 +93,10 @@ def test_dump_consumer_is_pl004_not_pl001():
         ),
         ("cat access.log | read -r first\n", "read -r first < access.log\n", Applicability.UNSAFE),
         ("cat $(echo access.log) | wc -l\n", "wc -l < $(echo access.log)\n", Applicability.UNSAFE),
+        # After the consumer's own redirects: with f missing, out is still created, as before.
+        ("cat f | tr a b > out\necho\n", "tr a b > out < f\necho\n", Applicability.SAFE),
+        # Before a copy of stdin, which must copy f as it copied the pipe.
+        ("cat f | sort 3<&0 > out\necho\n", "sort < f 3<&0 > out\necho\n", Applicability.SAFE),
     ],
 )
 def test_fix_and_its_safety(script, expected, safety):
@@ -120,6 +124,17 @@ TRICKY = [
     "cat access.log | while read -r line; do echo \"got $line\"; done | tail -1\n",
     "printf '%s\\n' \"$(cat access.log | head -1)\"\n",
     "diff <(cat access.log | sort) <(sort access.log) && echo same\n",
+    # f is never set: cat opens the empty name and fails, tr runs on nothing and out is created empty.
+    'cat "$f" | tr a-z A-Z > out.txt\necho after\n',
+    "for i in 2; do cat \"$f\" | tr a-z A-Z >> out.txt; echo \"i=$i\"; done\n",
+    # errexit turned off again, or confined to a subshell: nothing sees the status (facts.option_at).
+    "set -e\nset +e\ncat access.log | wc -l\necho after\n",
+    "( set -e; echo in )\ncat access.log | wc -l\necho after\n",
+    "n=$(set -e; echo 1)\ncat access.log | wc -l\necho \"$n\"\n",
+    "set -e\nfor i in 1 2; do set +e; cat access.log | wc -l; set -e; done\necho after\n",
+    # nounset off again, or the consumer still in a subshell of its own.
+    'set -u\nset +u\ncat "$f" | sort\necho after\n',
+    'set -u\ncat "$f" | sort | uniq -c\necho after\n',
 ]
 
 # Where the script sees the pipeline's status or captures the consumer's output
@@ -133,6 +148,10 @@ UNSAFE_WHERE_SEEN = [
     "set -e\ncat access.log | wc -l\necho after\n",
     "cat access.log | wc -l\necho \"rc=$?\"\n",
     "cat access.log | wc -l || echo failed\necho after\n",
+    # Where `set +e` proves nothing: a function turns errexit on again, a loop runs `set -e` first.
+    "set -e\nf() { set -e; }\nset +e\nf\ncat access.log | wc -l\necho after\n",
+    "set +e\nfor i in 1 2; do cat access.log | wc -l; set -e; done\necho after\n",
+    "set -e\nif false; then set +e; fi\ncat access.log | wc -l\necho after\n",
 ]
 ISSUE_13_BASH: dict = {}
 ISSUE_13_DASH: dict = {}
@@ -162,6 +181,29 @@ def test_fix_keeps_behaviour_in_dash(script, tmp_path):
     fixed = fix(source, "script.sh")
     assert fixed != source
     assert_same_behaviour(source, fixed, tmp_path, "dash")
+
+
+def test_an_unset_variable_under_nounset_makes_the_fix_unsafe(tmp_path):
+    """Under `set -u` an unset "$f" in the redirect ends a POSIX shell (dash, `bash --posix`), where it
+    ended cat's subshell before; bash itself only fails the command."""
+    script = b'#!/bin/sh\nset -u\ncat "$f" | sort\necho after\n'
+    (finding,) = [f for f in lint(script, "script.sh") if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    with pytest.raises(AssertionError, match="dash"):
+        assert_same_behaviour(script, fix(script, "script.sh", unsafe=True), tmp_path, "dash", path="script.sh")
+
+
+def test_a_special_builtin_consumer_makes_the_fix_unsafe(tmp_path):
+    """`: < missing` ends dash (a failed redirect on a POSIX special builtin), `cat missing | :` did not (fuzz seed 2413)."""
+    script = b'#!/bin/sh\nfor i in 2; do cat missing.txt | : out; echo "i=$i"; done\n'
+    (finding,) = [f for f in lint(script, "script.sh") if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    with pytest.raises(AssertionError, match="dash"):
+        assert_same_behaviour(script, fix(script, "script.sh", unsafe=True), tmp_path, "dash", path="script.sh")
+    assert "special builtin" in (finding.help or "")
+    # Still in a pipeline, `:` runs in a subshell of its own: only that ends.
+    (longer,) = [f for f in lint(b"#!/bin/sh\ncat f | : | wc -l\necho\n", "script.sh") if f.code == "PL001"]
+    assert "special builtin" not in (longer.help or "")
 
 
 def test_a_missing_file_changes_only_the_error_path(tmp_path):

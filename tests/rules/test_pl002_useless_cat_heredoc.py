@@ -44,7 +44,16 @@ TRICKY = [
     "f() {\n  cat <<EOF | tr a-z A-Z\nhello $1\nEOF\n}\nf world\n",
     'x="a b"\ncat <<<"$x" | tr a-z A-Z\n',
     "cat <<EOF | grep b 2>/dev/null\nb\nEOF\n",
+    # Under `set -u` the body may fail to expand: the here-document goes after `> out.txt`, which is
+    # still created (fuzz seed 2414); the failed expansion ends no shell (both expand bodies apart).
+    "set -u\ncat <<EOF | sort > out.txt\n$v\nEOF\necho after\n",
+    "set -u\ncat <<EOF | sort | uniq > out.txt\n$v\nEOF\necho after\n",
 ]
+
+
+def test_a_body_that_may_fail_to_expand_goes_after_the_consumer_s_redirects():
+    assert fix("set -u\ncat <<EOF | sort > out.txt\n$v\nEOF\necho\n") == b"set -u\nsort > out.txt <<EOF\n$v\nEOF\necho\n"
+    assert fix("cat <<EOF | sort > out.txt\n$v\nEOF\necho\n") == b"sort <<EOF > out.txt\n$v\nEOF\necho\n"
 
 
 @pytest.mark.parametrize("script", TRICKY)

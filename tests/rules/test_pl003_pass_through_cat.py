@@ -69,6 +69,9 @@ UNSAFE = [
     "set -o pipefail\nsort missing.txt | cat | uniq\necho \"rc=$?\"\n",
     "set -u\n( sort \"$x\" | cat > out.txt )\necho after\n",
     "sort \"${x:?}\" | cat > out.txt\necho after\n",
+    # The EXIT trap runs when the stage's subshell ends, after `trap`'s own redirect (fuzz seed 2412).
+    "tee | trap 'echo trapped' EXIT | cat > out.txt\necho end\n",
+    "f() { trap 'echo bye' EXIT; }\nsort words.txt | f | cat > out.txt\necho end\n",
 ]
 
 
@@ -77,6 +80,12 @@ def test_fix_is_unsafe_where_the_difference_shows(script, tmp_path):
     (finding,) = [f for f in lint(script) if f.code == "PL003"]
     assert finding.fix.applicability is Applicability.UNSAFE
     assert fix(script) == script.encode()
+
+
+def test_the_exit_trap_reason_is_real(tmp_path):
+    script = b"#!/bin/sh\ntee | trap 'echo trapped' EXIT | cat > out.txt\necho end\n"
+    with pytest.raises(AssertionError, match="out.txt"):
+        assert_same_behaviour(script, fix(script, "script.sh", unsafe=True), tmp_path, "dash", path="script.sh")
 
 
 @pytest.mark.parametrize(

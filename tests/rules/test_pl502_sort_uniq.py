@@ -114,6 +114,10 @@ def test_leaves_alone(script):
         # PIPESTATUS and pipefail see the stages.
         ('sort -u | uniq | wc -l; echo "${PIPESTATUS[*]}"\n', 'sort -u | wc -l; echo "${PIPESTATUS[*]}"\n', Applicability.UNSAFE),
         ("set -o pipefail\nsort -u | uniq | head -1\n", "set -o pipefail\nsort -u | head -1\n", Applicability.UNSAFE),
+        # Under `set -u` an unset "$f" ends the script once sort runs in the current shell (fuzz seed 2412).
+        ('set -u\nsort -u "$f" | uniq >> o\necho\n', 'set -u\nsort -u "$f" >> o\necho\n', Applicability.UNSAFE),
+        ('set -u\nsort -u "$f" | uniq | wc -l\necho\n', 'set -u\nsort -u "$f" | wc -l\necho\n', Applicability.SAFE),
+        ('set -u\nset +u\nsort -u "$f" | uniq >> o\necho\n', 'set -u\nset +u\nsort -u "$f" >> o\necho\n', Applicability.SAFE),
         # A sourced file may define sort or uniq.
         (". ./lib.sh\nsort -u | uniq | wc -l\n", ". ./lib.sh\nsort -u | wc -l\n", Applicability.UNSAFE),
     ],
