@@ -20,6 +20,10 @@ from pipelint import fixer
 from .classify import CLASSES, classify
 
 TIMEOUT = 10  # seconds per run: the slowest generated script sleeps 0.3 s
+# Where the two scripts differ, each runs again up to this many times before the difference
+# counts: generated stages race (`{ echo a; sleep .3; … } | tee …`), and a race seen one run in
+# five (a 10-minute run's only failure, 4 runs of 20) shows within 8 reruns five times in six.
+RERUNS = 8
 
 
 @dataclass(frozen=True)
@@ -72,8 +76,9 @@ def differences(
 ) -> tuple[list[harness.Difference], bool]:
     """What differs, and whether some difference was set aside because the original does not repeat it."""
     comparison = harness.compare_behaviour(
-        source, fixed, workdir, harness.shells_for(source, path), inputs_read(source), allowances_for(rules), timeout=TIMEOUT
-    )
+        source, fixed, workdir, harness.shells_for(source, path), inputs_read(source), allowances_for(rules),
+        timeout=TIMEOUT, reruns=RERUNS,
+    )  # fmt: skip
     found = comparison.differences
     for body in bodies:
         if body.strip() and source.count(body) > fixed.count(body):
