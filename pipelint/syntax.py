@@ -118,16 +118,22 @@ def captures(
 def _captures_in_bands(query: Query, root: Node) -> dict[str, list[Node]]:
     deep = nodes_at_depth(root, QUERY_DEPTH)
     cursor = QueryCursor(query)
-    if not deep:
-        return cursor.captures(root)
-    cursor.set_max_start_depth(QUERY_DEPTH - 1)  # the deep nodes start bands of their own
+    if deep:
+        cursor.set_max_start_depth(QUERY_DEPTH - 1)  # the deep nodes start bands of their own
     found = cursor.captures(root)
     for band in deep:
         for name, nodes in _captures_in_bands(query, band).items():
             found.setdefault(name, []).extend(nodes)
     for nodes in found.values():
-        nodes.sort(key=lambda node: (node.start_byte, -node.end_byte))
+        _in_document_order(nodes)
     return found
+
+
+def _in_document_order(nodes: list[Node]) -> None:
+    """Sort a capture's nodes by where they start (outer first): tree-sitter hands a query of
+    several patterns its matches in an order that is not the document's (the same file gave
+    `sh -c` before `ssh` in one process and after it in another)."""
+    nodes.sort(key=lambda node: (node.start_byte, -node.end_byte))
 
 
 def nodes_at_depth(root: Node, depth: int) -> list[Node]:

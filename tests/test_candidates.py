@@ -49,3 +49,18 @@ def test_declared_programs_hide_no_finding(rule, monkeypatch):
         candidates._plan.cache_clear()
     assert declared == every_command
     assert any(every_command), f"no script exercises {rule.code}"
+
+
+def test_captures_come_in_document_order():
+    """A query of several patterns gets its matches from tree-sitter out of document order (the
+    candidates query gave `echo done` before `sh -c '…'`, in one process and not another); regions,
+    notes and findings follow the captures, so they are sorted."""
+    from pipelint import syntax
+
+    inner = "[ 1 -eq 0 ]\ncat words.txt | wc -l\necho r > k\n[ 1 ]"
+    source = f"echo start\nsh -c '{inner}'\nssh db '{inner}'\nf() {{ echo in; }}\nwhile true; do echo x; done\necho done\n"
+    root = syntax.parse(source.encode()).root_node
+    captured = syntax.captures(candidates.plan([rule() for rule in registry.RULES]).query, root)
+    for name, nodes in captured.items():
+        keys = [(node.start_byte, -node.end_byte) for node in nodes]
+        assert keys == sorted(keys), name
