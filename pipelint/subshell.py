@@ -9,6 +9,8 @@ Such a fix is unsafe, and the message says what would change.
 
 from __future__ import annotations
 
+import re
+
 from tree_sitter import Node
 
 from pipelint import syntax
@@ -31,12 +33,19 @@ def _plain_name(word: Node) -> bytes:
     return syntax.text(word).replace(b"\\", b"").replace(b"'", b"").replace(b'"', b"")
 
 
-def _test_assigns(command: Node) -> bool:
-    """`[[ ${v:=x} ]]`, `[[ $((n++)) ]]`: a test that assigns while it expands."""
-    for node in syntax.walk(command):
-        if node.type == "expansion" and b"=" in syntax.text(node):
+# In `$(( … ))`: `n++`, `--n`, `n = 1`, `n += 2` (not `==`, `!=`, `<=`, `>=`).
+_ARITHMETIC_ASSIGNMENT = re.compile(rb"\+\+|--|(?<![=!<>])=(?!=)")
+
+
+def _assigns_while_expanding(node: Node) -> bool:
+    """`${v:=x}`, `${v=x}`, `$((n++))`, `$((n = 1))` below node: words that assign while they expand.
+
+    Their command substitutions run in subshells of their own and are not looked into.
+    """
+    for found in syntax.walk(node):
+        if found.type == "expansion" and b"=" in syntax.text(found):
             return True
-        if node.type == "arithmetic_expansion":
+        if found.type == "arithmetic_expansion" and _ARITHMETIC_ASSIGNMENT.search(syntax.text(found)):
             return True
     return False
 
@@ -49,9 +58,11 @@ def escape_reason(pipeline: Pipeline, remaining: Stage, context: Context) -> str
     if command.type == "subshell":
         return None
     if command.type == "test_command":
-        return "`[[ … ]]` would assign its variable in the current shell" if _test_assigns(command) else None
+        return "`[[ … ]]` would assign its variable in the current shell" if _assigns_while_expanding(command) else None
     if command.type != "command":
         return f"{_compound_label(command)} would run in the current shell: what it sets, and `break`/`exit` in it, would act there"
+    if any(_assigns_while_expanding(node) for node in (command, *remaining.all_redirects)):
+        return "`${v:=…}` or `$((…=…))` in its words would assign the variable in the current shell"
     return _simple_command_reason(command, context)
 
 

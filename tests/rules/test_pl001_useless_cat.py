@@ -301,6 +301,10 @@ def test_stdin_options_and_the_script_s_own_cat_are_not_reported(script):
         "cat f | \\exit\n",
         "cat f | command cd /\n",
         "cat f | [[ ${v:=x} ]]\n",
+        "cat f | : ${v:=set}\necho \"$v\"\n",  # fuzz seed 2415 (PL002's twin): the expansion assigns
+        "cat f | head -n ${n=2}\necho \"$n\"\n",
+        "cat f | head -n $((n += 2))\necho \"$n\"\n",
+        "cat f | echo $((i++)) > /dev/null\necho \"$i\"\n",
         "cat f | time wc -l 2>/dev/null\necho\n",
         'cat f | echo "got: $(head -1)"\necho\n',
         'cat f | X="$(head -1)" env\necho\n',
@@ -313,6 +317,28 @@ def test_consumers_that_change_with_the_redirect_get_an_unsafe_fix(script):
     (finding,) = [f for f in lint(script) if f.code == "PL001"]
     assert finding.fix.applicability is Applicability.UNSAFE
     assert finding.help and finding.help.startswith("The fix is unsafe: ")
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+@pytest.mark.parametrize("script", ["cat f | : ${v:=set}\necho \"v=$v\"\n", "cat f | head -n $((n += 1))\necho \"n=$n\"\n"])
+def test_an_expansion_that_assigns_would_assign_in_the_current_shell(script, shell, tmp_path):
+    """Issue 13 class 3, shown by running: after the redirect fix the variable is set for the lines after."""
+    from harness import run_script
+
+    (tmp_path / "f").write_text("a\nb\n")
+    source = script.encode() if shell == "bash" else b"#!/bin/sh\n" + script.encode()
+    before = run_script(source, tmp_path, shell)
+    after = run_script(fix(source, "s.bash" if shell == "bash" else "s.sh", unsafe=True), tmp_path, shell)
+    assert before.stdout != after.stdout  # `v=` / `n=` before, `v=set` / `n=1` after
+
+
+@pytest.mark.parametrize(
+    "script", ["cat f | head -n $((1 + 1))\necho\n", "cat f | [[ $((n + 1)) -gt 0 ]]\necho\n", "cat f | head -n ${n:-2}\necho\n"]
+)
+def test_expansions_that_only_read_keep_the_fix_safe(script, tmp_path):
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.SAFE
+    assert_same_behaviour(script.encode(), fix(script), tmp_path, "bash")
 
 
 @pytest.mark.parametrize("shell", ["bash", "dash"])

@@ -96,3 +96,11 @@ def test_while_loop_consumer_is_unsafe():
 def test_herestring_is_not_moved_in_sh():
     findings = lint('#!/bin/sh\ncat <<<"$x" | tr a b\n', "x.sh")
     assert [f.fix for f in findings] == [None]
+
+
+def test_a_consumer_whose_words_assign_gets_an_unsafe_fix():
+    """Fuzz seed 2415, script 27517: `: ${v:=set} <<-"EOF"` would set v in the current shell (issue 13 class 3)."""
+    script = 'set -e\ncat <<-"EOF" | : ${v:=set} 2>/dev/null\nhello\nEOF\necho "v=${v-unset}"\n'
+    (finding,) = [f for f in lint(script) if f.code == "PL002"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert fix(script) == script.encode()
