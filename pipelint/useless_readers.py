@@ -175,6 +175,7 @@ def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessReader | Non
         or not silent  # dd's "records in/out" lines on stderr would disappear
         or syntax.has_unquoted_expansion(operands["if"].node)
         or operand.startswith(b"~")  # `if=~/f`: bash expands it, dash does not
+        or device.startswith(b"~")  # `"if=~/f"`: a quoted tilde stays one and rarely names a file (as `cat "~/f"`)
         or context.redefines(b"dd")  # a sourced file may define it
         or device.startswith(b"/dev/")  # a character device may return records of dd's bs= size only
     )
