@@ -70,7 +70,11 @@ def rewrite(
     reason = _unsafe_because(pipeline, context, reader_may_fail) or expansion_escape_reason(pipeline, consumer, context, redirect)
     # A here-document's body may fail to expand (`set -u`): bash and dash expand it apart (dash in a
     # child), so that ends no shell, but the redirects after it are skipped: it goes after them.
-    may_fail = reader_may_fail or expansion_may_fail(reader, context)
+    body_may_fail = expansion_may_fail(reader, context)
+    if reason is None and body_may_fail and any(_redirects_stderr(r) for r in consumer.all_redirects):
+        # After them, the shell's "v: unbound variable" goes where the consumer's stderr does (fuzz seed 2416).
+        reason = "a word of the here-document that fails to expand would report it where the consumer's stderr goes"
+    may_fail = reader_may_fail or body_may_fail
     insert = _after_own_redirects(consumer, redirect) if may_fail else Edit.insert(consumer.command.end_byte, b" " + redirect)
     edits = (Edit.delete(reader.start, consumer.start), insert)
     applicability = Applicability.UNSAFE if unsafe or reason else Applicability.SAFE

@@ -104,3 +104,19 @@ def test_a_consumer_whose_words_assign_gets_an_unsafe_fix():
     (finding,) = [f for f in lint(script) if f.code == "PL002"]
     assert finding.fix.applicability is Applicability.UNSAFE
     assert fix(script) == script.encode()
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_a_body_that_may_fail_to_expand_keeps_its_error_out_of_the_consumers_stderr(shell, tmp_path):
+    """Fuzz seed 2416, script 2009: under `set -u`, `tee /dev/null 2>/dev/null <<EOF` would send the body's
+    "v: unbound variable" to /dev/null, where `cat <<EOF | tee /dev/null 2>/dev/null` showed it."""
+    script = "set -u\ncat <<EOF | tee /dev/null 2>/dev/null | wc -l\n$v\nEOF\necho after\n"
+    source = script.encode() if shell == "bash" else b"#!/bin/sh\n" + script.encode()
+    path = "s.bash" if shell == "bash" else "s.sh"
+    (finding,) = [f for f in lint(source, path) if f.code == "PL002"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    from harness import run_script
+
+    before = run_script(source, tmp_path, shell)
+    after = run_script(fix(source, path, unsafe=True, select=("PL002",)), tmp_path, shell)
+    assert b"v" in before.stderr and after.stderr == b""  # what made it unsafe, shown
