@@ -14,8 +14,11 @@ import re
 # An error about a file, as cat, dd, grep, sort, bash or dash word it:
 #   cat: 'my file': No such file or directory / script: line 2: my file: No such file or directory
 #   script: 2: cannot open my file: No such file / dd: failed to open 'x': No such file or directory
+#   script: line 8: cd: src: No such file or directory (a builtin names itself; bash numbers the line of a
+#   `$(…)` holding a here-document differently as the here-document moves: fuzz seed 2417, script 8499)
 _FILE_ERROR = re.compile(
-    rb"^(?:[^:\n]+: )?(?:line \d+: |\d+: )?(?:cannot open |failed to open |error reading |cannot read: )?"
+    rb"^(?:[^:\n]+: )?(?:line \d+: |\d+: )?(?:(?:cd|pushd|source|\.|exec): )?"
+    rb"(?:cannot open |failed to open |error reading |cannot read: )?"
     rb"(?P<file>'[^'\n]*'|[^:\n]*?): (?P<reason>No such file or directory|No such file|Is a directory|Not a directory|Permission denied)$",
     re.MULTILINE,
 )

@@ -70,6 +70,10 @@ def test_a_file_error_may_be_worded_differently():
         b"/tmp/x/run.script: line 3: my file.txt: No such file or directory\n"
     )
     assert normalise_stderr(b"dash.script: 3: cannot open my file.txt: No such file\n") == b"my file.txt: No such file or directory\n"
+    # A builtin names itself, and the line bash numbers moves with a here-document (fuzz seed 2417, script 8499).
+    assert normalise_stderr(b"s.script: line 11: cd: src: No such file or directory\n") == normalise_stderr(
+        b"s.script: line 8: cd: src: No such file or directory\n"
+    ) == b"src: No such file or directory\n"
     # With an input taken away, the consumer's standard input is that input…
     assert normalise_stderr(b"cat: d: Is a directory\n", "d") == normalise_stderr(b"wc: 'standard input': Is a directory\n", "d")
     # find hands on `./d`: the same file.
