@@ -32,9 +32,7 @@ _TIMINGS = (
 
 
 def _file_error(match: re.Match, folder: bytes, taken_away: tuple[bytes, ...]) -> bytes:
-    name = match.group("file")
-    if name.startswith(b"'") and name.endswith(b"'"):
-        name = name[1:-1]
+    name = _unquoted(match.group("file"))
     # `cat: ./f: Is a directory` (find hands `./f` on), `cat: /…/run/f: …` (`"$HOME/f"`, HOME
     # being the folder it runs in) and `wc: 'standard input'` (read as f): the same file.
     name = name.removeprefix(folder + b"/") if folder else name
@@ -62,6 +60,33 @@ _REASONLESS_STDIN_ERROR = re.compile(rb"^[^:\n]+: error reading (?:'-'|'standard
 
 
 _SOME_INPUT = b"<an input taken away>"
+
+# coreutils quotes a file name for the shell: `'my file'`, `"it's"`, `'a b'\''c'`,
+# and a control character as `$'\r'`: `cat: 'words.txt'$'\r': …` where bash writes
+# the byte itself (a CRLF script: fuzz seed 2417, scripts 12326 and 15949).
+_QUOTED_PART = re.compile(rb"'(?P<single>[^']*)'|\$'(?P<ansi>(?:\\.|[^'\\])*)'|\"(?P<double>[^\"]*)\"|\\(?P<escaped>.)")
+_ANSI_ESCAPE = re.compile(rb"\\(?:(?P<octal>[0-7]{1,3})|(?P<char>.))")
+_ANSI_CHARS = {b"a": b"\a", b"b": b"\b", b"e": b"\x1b", b"f": b"\f", b"n": b"\n", b"r": b"\r", b"t": b"\t", b"v": b"\v"}
+
+
+def _unquoted(name: bytes) -> bytes:
+    """The bytes a name quoted as coreutils quotes it stands for; any other name as it is."""
+    parts = list(_QUOTED_PART.finditer(name))
+    if not parts or b"".join(part.group(0) for part in parts) != name:
+        return name
+    return b"".join(_unquoted_part(part) for part in parts)
+
+
+def _unquoted_part(part: re.Match) -> bytes:
+    if part.group("ansi") is None:
+        return part.group("single") or part.group("double") or part.group("escaped") or b""
+    return _ANSI_ESCAPE.sub(_ansi_character, part.group("ansi"))
+
+
+def _ansi_character(escape: re.Match) -> bytes:
+    if escape.group("octal"):
+        return bytes([int(escape.group("octal"), 8) & 0xFF])
+    return _ANSI_CHARS.get(escape.group("char"), escape.group("char"))
 
 
 def normalise_stderr(stderr: bytes, stdin_is: str | tuple[str, ...] | None = None, folder: bytes = b"") -> bytes:

@@ -74,6 +74,15 @@ def test_a_file_error_may_be_worded_differently():
     assert normalise_stderr(b"s.script: line 11: cd: src: No such file or directory\n") == normalise_stderr(
         b"s.script: line 8: cd: src: No such file or directory\n"
     ) == b"src: No such file or directory\n"
+    # coreutils quotes a control character as the shell would; bash writes the byte (fuzz seed 2417, script 12326).
+    assert normalise_stderr(b"cat: 'words.txt'$'\\r': No such file or directory\n") == normalise_stderr(
+        b"s.script: line 4: words.txt\r: No such file or directory\n"
+    ) == b"words.txt\r: No such file or directory\n"
+    assert normalise_stderr(b"cat: 'a'$'\\001''b\\c': No such file or directory\n") == b"a\x01b\\c: No such file or directory\n"
+    assert normalise_stderr(b"cat: 'a b'\\''c': Is a directory\n") == b"a b'c: Is a directory\n"
+    assert normalise_stderr(b"cat: \"it's\": Is a directory\n") == b"it's: Is a directory\n"
+    # A name that only looks quoted in part is left as it is.
+    assert normalise_stderr(b"s.script: line 2: a\\b: No such file or directory\n") == b"a\\b: No such file or directory\n"
     # With an input taken away, the consumer's standard input is that input…
     assert normalise_stderr(b"cat: d: Is a directory\n", "d") == normalise_stderr(b"wc: 'standard input': Is a directory\n", "d")
     # find hands on `./d`: the same file.
