@@ -330,8 +330,9 @@ class ScriptFacts:
 
 def _steps(block: Node) -> list[Step]:
     steps: list[Step] = []
-    for index, child in enumerate(block.children):
-        if block.field_name_for_child(index) == "condition" or child.type in ("elif_clause", "else_clause"):
+    conditions = {child.id for child in block.children_by_field_name("condition")}
+    for child in block.children:
+        if child.id in conditions or child.type in ("elif_clause", "else_clause"):
             continue
         _add_steps(child, child, steps)
     return steps

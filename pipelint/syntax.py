@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import operator
 import re
 from collections.abc import Iterator
 
@@ -129,11 +130,19 @@ def _captures_in_bands(query: Query, root: Node) -> dict[str, list[Node]]:
     return found
 
 
+_START_BYTE = operator.attrgetter("start_byte")
+
+
 def _in_document_order(nodes: list[Node]) -> None:
     """Sort a capture's nodes by where they start (outer first): tree-sitter hands a query of
     several patterns its matches in an order that is not the document's (the same file gave
     `sh -c` before `ssh` in one process and after it in another)."""
-    nodes.sort(key=lambda node: (node.start_byte, -node.end_byte))
+    # By start in C (attrgetter, no Python call per node: a lambda key cost 0.4 s on the
+    # 216,000 captures of a 6.5 MB script); two nodes that start together are rare.
+    nodes.sort(key=_START_BYTE)
+    starts = [node.start_byte for node in nodes]
+    if any(before == after for before, after in zip(starts, starts[1:])):
+        nodes.sort(key=lambda node: (node.start_byte, -node.end_byte))
 
 
 def nodes_at_depth(root: Node, depth: int) -> list[Node]:
