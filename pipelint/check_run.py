@@ -198,17 +198,19 @@ def _folder_targets(folder: Path, raw: str, resolver: SettingsResolver, run: Run
     if settings is None:
         return
     found = False
+    cwd = os.getcwd()
+
     def warning(path: Path, message: str) -> None:
-        run.warning(f"{printable(_display(path))}: {message}")
+        run.warning(f"{printable(_display(path, cwd))}: {message}")
 
     def error(path: Path, message: str) -> None:
-        run.error(f"{printable(_display(path))}: {message}")
+        run.error(f"{printable(_display(path, cwd))}: {message}")
 
     for script in walk_scripts(folder, settings.is_excluded, on_problem=warning, on_error=error, embedded=settings.embedded):
         found = True
         if script not in seen:
             seen.add(script)
-            yield Target(script, _display(script))
+            yield Target(script, _display(script, cwd))
     if not found:
         run.empty_folders.append(raw)
 
@@ -238,11 +240,11 @@ def _skipped(path: Path, resolver: SettingsResolver, run: Run) -> bool:
     return False
 
 
-def _display(path: Path) -> str:
-    try:
-        return path.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path.as_posix()
+def _display(path: Path, cwd: str) -> str:
+    """The path relative to cwd when under it (as strings: Path.relative_to cost more than linting a cached file)."""
+    text = os.fspath(path)
+    prefix = cwd if cwd.endswith("/") else cwd + "/"
+    return text[len(prefix) :] if text.startswith(prefix) else path.as_posix()
 
 
 # Linting.

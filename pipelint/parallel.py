@@ -15,13 +15,13 @@ progress bar refreshes from the main thread), so fork is safe here.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+# BrokenExecutor, not BrokenProcessPool: that one's module (and multiprocessing) is
+# imported only when a pool starts; a run answered from the cache never starts one.
+from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Generic, TypeVar
 
 Job = TypeVar("Job")
@@ -76,6 +76,9 @@ class OrderedPool(Generic[Job, Result]):
             if self.jobs == 1:
                 self._executor = InlineExecutor()
             else:
+                import multiprocessing  # ~25 ms of start-up with concurrent.futures.process: only for a pool
+                from concurrent.futures import ProcessPoolExecutor
+
                 context = multiprocessing.get_context("fork")
                 self._executor = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_ignore_interrupts)
         return self._executor
@@ -99,7 +102,7 @@ class OrderedPool(Generic[Job, Result]):
     def _submit(self, job: Job) -> Future:
         try:
             return self._pool().submit(self.function, job)
-        except BrokenProcessPool:
+        except BrokenExecutor:
             self._executor = None
             return self._pool().submit(self.function, job)
 
@@ -109,7 +112,7 @@ class OrderedPool(Generic[Job, Result]):
             return item, None
         try:
             return item, future.result()
-        except BrokenProcessPool:
+        except BrokenExecutor:
             self._executor = None  # the jobs still queued in it fail the same way and come here too
             return item, self.function(job)  # type: ignore[arg-type]
 
