@@ -152,7 +152,7 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
     jobs = min(options.jobs, max(1, len(targets)))
     with OrderedPool(_lint_job, jobs) as pool, FileProgress(len(targets), options.progress) as progress:
         slots = (_prepare(run, resolver, caches, target) for target in targets)
-        for slot, outcome in pool.run(slots, lambda slot: slot.job):
+        for slot, outcome in pool.run(slots, lambda slot: slot.job, lambda job: len(job.source)):
             checked = _finish(run, resolver, caches, slot, outcome)
             progress.advance(slot.lines)
             if checked is not None:
