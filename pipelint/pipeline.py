@@ -53,9 +53,9 @@ class Stage:
     def name(self) -> bytes | None:
         return syntax.basename(syntax.command_name(self.command))
 
-    @property
+    @cached_property
     def arguments(self) -> list[Node]:
-        return syntax.arguments(self.command) if self.is_simple else []
+        return syntax.arguments(self.command, redirects=self.all_redirects) if self.is_simple else []
 
     @cached_property
     def all_redirects(self) -> list[Node]:

@@ -198,7 +198,7 @@ def _file_read_later(pipeline: Pipeline, context: Context) -> str | None:
         if destination is None or operator not in (">", ">>", ">|", "&>", "&>>"):
             continue
         name = syntax.text(destination)
-        if name not in (b"/dev/null",) and name in context.source[pipeline.root.end_byte :]:
+        if name not in (b"/dev/null",) and context.source.find(name, pipeline.root.end_byte) != -1:  # no copy of the rest
             return name.decode("utf-8", "replace")
     return None
 

@@ -6,7 +6,7 @@ import bisect
 import functools
 import operator
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
@@ -182,7 +182,7 @@ def basename(name: bytes | None) -> bytes | None:
     return None if name is None else name.rsplit(b"/", 1)[-1]
 
 
-def arguments(command: Node, wrapped: bool | None = None) -> list[Node]:
+def arguments(command: Node, wrapped: bool | None = None, redirects: Sequence[Node] | None = None) -> list[Node]:
     """The argument nodes of a simple command, in order, as bash reads them.
 
     tree-sitter-bash 0.25 takes the words after a redirect in the middle of a
@@ -194,14 +194,18 @@ def arguments(command: Node, wrapped: bool | None = None) -> list[Node]:
     wrapped: whether the command is a redirected statement's body or a pipeline
     stage, when the caller knows (a query told it): `Node.parent` walks down from
     the root, so asking it of every command is quadratic in the nesting depth.
+    redirects: the command's applied redirects (`applied_redirects`), when the caller
+    has them (a pipeline stage's): none are looked for again.
     """
     words = command.children_by_field_name("argument")
+    if redirects is not None:
+        stray = [word for redirect in redirects for word in stray_words(redirect)]
+        return sorted(words + stray, key=lambda node: node.start_byte) if stray else words
     if wrapped is None:
         wrapped = command.parent is not None and command.parent.type in ("redirected_statement", "pipeline")
     if not wrapped:
         return words
-    stray = [word for redirect in applied_redirects(command) for word in stray_words(redirect)]
-    return sorted(words + stray, key=lambda node: node.start_byte) if stray else words
+    return arguments(command, redirects=applied_redirects(command))
 
 
 def stray_words(redirect: Node) -> list[Node]:
