@@ -280,9 +280,7 @@ def literal_value(node: Node) -> bytes | None:
     if node.type == "word":
         value = text(node)
         # Braces stay literal unless they expand (`{}` of find and xargs, not `{a,b}`).
-        if node.named_child_count or any(ch in value for ch in b"*?[]$`~") or _has_glob_or_braces(value):
-            return None
-        if b"\\" in value:
+        if node.named_child_count or _EXPANDS_OR_ESCAPES.search(value) or _has_braces(value):
             return None
         return value
     if node.type == "raw_string":
@@ -304,9 +302,16 @@ def literal_value(node: Node) -> bytes | None:
     return None
 
 
+# One search in C, not a generator over the characters: literal_value runs on most words of a script.
+_EXPANDS_OR_ESCAPES = re.compile(rb"[*?\[\]$`~\\]")  # globs, expansions, a tilde, a backslash
+_GLOB = re.compile(rb"[*?\[]")
+
+
 def _has_glob_or_braces(value: bytes) -> bool:
-    if any(ch in value for ch in b"*?["):
-        return True
+    return _GLOB.search(value) is not None or _has_braces(value)
+
+
+def _has_braces(value: bytes) -> bool:
     return b"{" in value and (b"," in value or b".." in value)
 
 
