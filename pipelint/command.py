@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from tree_sitter import Node
 
 from pipelint import syntax
 from pipelint.programs import WRAPPERS, OptionSpec, WrapperSpec, spec_for
+from pipelint.properties import cached_property
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from tree_sitter import Node, Query
 
 from pipelint import mounts, syntax
 from pipelint.command import Command
 from pipelint.programs import WRAPPERS
+from pipelint.properties import cached_property
 from pipelint.shell_options import BLOCKS, ShellOptions
 from pipelint.static_paths import LiteralVariables, static_path
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 
 from tree_sitter import Node, Query
 
 from pipelint import command, syntax
+from pipelint.properties import cached_property
 from pipelint.syntax import REDIRECT_TYPES
 
 # How a stage's command node becomes a Command: `command.read`, or the

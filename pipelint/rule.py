@@ -5,7 +5,6 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import ClassVar
 
 from tree_sitter import Node
@@ -17,6 +16,7 @@ from pipelint.facts import ScriptFacts
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.positions import LineIndex
+from pipelint.properties import cached_property
 from pipelint.regions import Region
 
 # The hooks a rule may override; the checker calls only those a rule overrides.
