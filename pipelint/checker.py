@@ -173,6 +173,7 @@ def _walk(
     if not parsed.root.has_error:  # captures skip ERROR subtrees: there, ask the tree
         context.wrapped_commands = found.wrapped
     context.captured = found.captured
+    context.command_names = found.names
     findings: list[Finding] = []
     by_type: dict[str, list[Rule]] = {}
     for rule in rules:
@@ -200,7 +201,7 @@ def _check_command(node: Node, rules: list[Rule], context: Context, guard: _Guar
     """The command's model to each rule that starts from its program (read only when one does)."""
     if not rules:
         return
-    name = syntax.basename(syntax.command_name(node))
+    name = context.program_name(node)
     if all(rule.programs is not None and name not in rule.programs and name not in WRAPPERS for rule in rules):
         return  # neither the program nor a wrapper that may run it: the model says the same, slower
     model = context.command(node)

@@ -30,7 +30,7 @@ force: a function runs where it is called.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -123,6 +123,7 @@ class ShellOptions:
         functions: list[Node],
         loops: list[Node],
         from_start: Iterable[str],
+        program_of: Callable[[Node], bytes | None] = lambda node: syntax.basename(syntax.command_name(node)),
     ):
         self._turn_ons: dict[str, list[_TurnOn]] = {}
         self._turn_offs: dict[str, list[_TurnOff]] = {}
@@ -140,7 +141,7 @@ class ShellOptions:
         function_names = {syntax.text(name) for node in functions if (name := node.child_by_field_name("name")) is not None}
         self._calls: list[int] = []  # starts of commands that call a script function, in order
         for node in commands:
-            program = syntax.basename(syntax.command_name(node))
+            program = program_of(node)
             if program in function_names:
                 self._calls.append(node.start_byte)
             if program in (b"set", b"trap", b"shopt") or program in MAY_SET_ANY_OPTION:
