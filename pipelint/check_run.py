@@ -129,9 +129,10 @@ class Run:
             print(details.rstrip("\n"), file=sys.stderr, flush=True)
 
 
-def _resolve(resolver: SettingsResolver, path: Path) -> Settings | ConfigError:
+def _resolve(resolver: SettingsResolver, path: Path, is_file: bool = False) -> Settings | ConfigError:
+    """is_file: path is a file the run lints, no folder (`SettingsResolver.for_file`: no stat per file)."""
     try:
-        return resolver.for_path(path)
+        return resolver.for_file(path) if is_file else resolver.for_path(path)
     except ConfigError as error:
         return error
 
@@ -321,7 +322,7 @@ def _prepare(run: Run, resolver: SettingsResolver, caches: Caches, target: Targe
     path = target.path
     if path is None:
         return slot  # standard input: read when its turn comes
-    settings = slot.settings = _resolve(resolver, path)
+    settings = slot.settings = _resolve(resolver, path, is_file=True)
     if isinstance(settings, ConfigError):
         return slot
     try:

@@ -353,6 +353,15 @@ class SettingsResolver:
         # Config files found, by folder: one resolver serves one run (the language server makes one per lint).
         self._known: dict[Path, Path | None] = {}
         self._settings: dict[Path | None, Settings] = {}  # by config file: most runs have one for every file
+        self._by_folder: dict[str, Settings] = {}  # for_file's answers, by the file's folder as written
+
+    def for_file(self, path: Path) -> Settings:
+        """for_path of a path known to be no folder (a file the run lints): one lookup per folder, no stat per file."""
+        folder = os.path.dirname(os.fspath(path)) or "."
+        settings = self._by_folder.get(folder)
+        if settings is None:
+            settings = self._by_folder[folder] = self.for_path(Path(folder))
+        return settings
 
     def for_path(self, path: Path) -> Settings:
         config_file = self.config_file or find_config_file(path if _is_dir(path) else path.parent, self._known)
