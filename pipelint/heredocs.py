@@ -105,7 +105,7 @@ def find(source: bytes, root: Node, dialect: Dialect = Dialect.BASH) -> HereDocu
     if b"<<" not in source:
         return HereDocuments(documents)
     resume = 0  # bodies already read end here: an operator before it is body text or on a line already read
-    for operator in _operator_offsets(root):
+    for operator in _operator_offsets(root, source):
         if operator < resume:
             continue
         pending, line_end = _operator_line(source, operator, dialect)
@@ -142,11 +142,34 @@ def _possible(pattern: str) -> bool:
     return True
 
 
-def _operator_offsets(root: Node) -> list[int]:
-    """Where each `<<`/`<<-` token that is a redirection starts, ERROR nodes included."""
-    captures = QueryCursor(_operators_query()).captures(root)
-    shifts = {node.start_byte for node in captures.get("shift", [])}
-    return sorted(node.start_byte for node in captures.get("operator", []) if node.start_byte not in shifts)
+def _operator_offsets(root: Node, source: bytes) -> list[int]:
+    """Where each `<<`/`<<-` token that is a redirection starts, ERROR nodes included.
+
+    The query looks only where the text holds `<<`: run over a whole 6.5 MB
+    tree for its 2,000 operators, it cost a fifth of the parse.
+    """
+    cursor = QueryCursor(_operators_query())
+    operators: set[int] = set()
+    shifts: set[int] = set()
+    for start, end in _spans_of(b"<<", source):
+        cursor.set_byte_range(start, end)
+        captures = cursor.captures(root)
+        operators.update(node.start_byte for node in captures.get("operator", []))
+        shifts.update(node.start_byte for node in captures.get("shift", []))
+    return sorted(operators - shifts)
+
+
+def _spans_of(needle: bytes, source: bytes, gap: int = 4096) -> Iterator[tuple[int, int]]:
+    """Byte ranges covering every occurrence of needle, occurrences less than gap apart in one range."""
+    start = source.find(needle)
+    while start != -1:
+        end = start + len(needle)
+        following = source.find(needle, end)
+        while following != -1 and following - end < gap:
+            end = following + len(needle)
+            following = source.find(needle, end)
+        yield start, end
+        start = following
 
 
 @dataclass(frozen=True)
