@@ -258,3 +258,5 @@ def test_every_allowance_is_quoted_from_its_rule_document(code):
     text = " ".join(section.group(1).split())
     for allowance in ALLOWANCES[code]:
         assert " ".join(allowance.quote.split()) in text, (code, allowance.quote)
+    # The harness applies the allowances to an unreadable input as to a missing one: the document says so.
+    assert "unreadable" in text, code
