@@ -209,8 +209,9 @@ def unreadable_support() -> UnreadableSupport:
     refused = completed.stdout == b"rc=1\n" and b"sealed: Permission denied" in completed.stderr
     if refused and written:
         return UnreadableSupport(prefix, how)
-    said = (completed.stderr.decode(errors="replace").strip() or f"exit status {completed.returncode}").splitlines()[0]
-    return UnreadableSupport(None, f"not covered: {how}, but `{' '.join(probe)}` {'did not write' if refused else 'read'} ({said})")
+    said = completed.stderr.decode(errors="replace").strip().splitlines()
+    failure = "could not write a file" if refused else "still read a mode-000 file"
+    return UnreadableSupport(None, f"not covered: tried {how}, but the shell {failure}" + (f" ({said[0]})" if said else ""))
 
 
 def _take_away(workdir: Path, name: str, how: str) -> None:
