@@ -7,10 +7,10 @@ issue 13's contract names: stdout, stderr (an error message about the same
 file may be worded differently), exit status, every file left behind
 (content, mode, existence) and the state of the shell (shell_state.py). Then
 it takes each input away in turn, missing, replaced by a directory and (a
-file) made unreadable, and compares again: there a difference passes only where a rule document allows
-it (missing_inputs.py), and an input no run provides (`cat missing.txt`,
-`cat "$f"` with f never set, `cat src` of a folder) makes every run such a
-run.
+file) made unreadable, and compares again: there a difference passes only
+where a rule document allows it (missing_inputs.py), and an input no run
+provides (`cat missing.txt`, `cat "$f"` with f never set, `cat src` of a
+folder) makes every run such a run.
 
 What an allowance lets differ is as narrow as the rule document's sentence.
 "The consumer does not run instead of running on empty input" lets stdout
