@@ -78,6 +78,8 @@ def rewrite(
     if reason is None and body_may_fail and any(_redirects_stderr(r) for r in consumer.all_redirects):
         # After them, the shell's "v: unbound variable" goes where the consumer's stderr does (fuzz seed 2416).
         reason = "a word of the here-document that fails to expand would report it where the consumer's stderr goes"
+    if reason is None and body_may_fail and not reader_may_fail:
+        reason = _skipped_consumer_observed(pipeline, context)
     may_fail = reader_may_fail or body_may_fail
     insert = _after_own_redirects(consumer, redirect) if may_fail else Edit.insert(consumer.command.end_byte, b" " + redirect)
     edits = (Edit.delete(reader.start, consumer.start), insert)
@@ -189,6 +191,25 @@ def _missing_input_observed(pipeline: Pipeline, context: Context) -> str | None:
         observed = use != IGNORED and not (use == TESTED and _fails_on_empty_input(consumer))
     if observed:
         return "with the file missing or a directory, the pipeline's exit status changes, and the script sees it"
+    return None
+
+
+def _skipped_consumer_observed(pipeline: Pipeline, context: Context) -> str | None:
+    """Where the input fails to expand (`set -u`), the fix skips the consumer, which ran on empty input before.
+
+    No input is missing here, so no rule document allows a difference: the
+    fix is safe only where skipping the consumer cannot show (fuzz seed 2419,
+    script 32249: `n=$(cat <<EOF | tar -tf -` lost tar's complaint about
+    empty input; `cat <<EOF | wc -l` lost its `0`).
+    """
+    if not _silent_on_empty_input(pipeline.stages[1]):
+        return "where the input fails to expand (`set -u`), the consumer would not run, and it answers empty input"
+    if len(pipeline.stages) > 2:
+        observed = stage_status_observed(pipeline.root, context.facts)
+    else:
+        observed = status_use(pipeline.root, context.facts) != IGNORED
+    if observed:
+        return "where the input fails to expand (`set -u`), the exit status would be the shell's, and the script sees it"
     return None
 
 

@@ -120,3 +120,26 @@ def test_a_body_that_may_fail_to_expand_keeps_its_error_out_of_the_consumers_std
     before = run_script(source, tmp_path, shell)
     after = run_script(fix(source, path, unsafe=True, select=("PL002",)), tmp_path, shell)
     assert b"v" in before.stderr and after.stderr == b""  # what made it unsafe, shown
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+@pytest.mark.parametrize(
+    "script",
+    [
+        "set -u\ncat <<EOF | wc -l\n$v\nEOF\necho after\n",  # wc answers empty input with 0
+        "set -u\nn=$(cat <<EOF | tar -tf -\n$v\nEOF\n)\necho \"n=$n\"\n",  # fuzz seed 2419, script 32249
+        "set -u\ncat <<EOF | sort > out.txt\n$v\nEOF\necho \"rc=$?\"\n",  # the status is the shell's
+    ],
+)
+def test_a_body_that_may_fail_to_expand_skips_a_consumer_that_shows_it(script, shell, tmp_path):
+    """Under `set -u` a body that fails to expand skips the consumer, which ran on empty input in the pipe.
+    No input is missing, so nothing allows the difference: unsafe where it shows, and shown by running."""
+    from harness import run_script
+
+    source = script.encode() if shell == "bash" else b"#!/bin/sh\n" + script.encode()
+    path = "s.bash" if shell == "bash" else "s.sh"
+    (finding,) = [f for f in lint(source, path) if f.code == "PL002"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    before = run_script(source, tmp_path, shell)
+    after = run_script(fix(source, path, unsafe=True, select=("PL002",)), tmp_path, shell)
+    assert (before.stdout, before.stderr) != (after.stdout, after.stderr)
