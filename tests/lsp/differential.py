@@ -62,7 +62,8 @@ trap 'echo bye' ERR
 cat last | grep z
 """
 NEXT_LINES = [b"echo $?\n", b"exit\n", b"return\n", b"set -e\n", b"set +e\n", b"echo \"${PIPESTATUS[@]}\"\n", b"# a comment\n",
-              b". ./lib.sh\n", b"IFS=:\n", b"unset x\n", b"read -r log\n"]  # fmt: skip
+              b". ./lib.sh\n", b"IFS=:\n", b"unset x\n", b"read -r log\n", b"rc=$?\n", b"exit $?\n",
+              b"if [ $? -ne 0 ]; then exit 1; fi\n"]  # fmt: skip
 
 
 def random_edit(rng: random.Random, text: bytes) -> bytes:
@@ -70,7 +71,7 @@ def random_edit(rng: random.Random, text: bytes) -> bytes:
     if not text:
         return rng.choice(PIPELINES)
     at = rng.randrange(len(text) + 1)
-    kind = rng.randrange(12)
+    kind = rng.randrange(13)
     if kind == 9:  # a word of the script typed elsewhere (a file named again, a name used)
         words = text.split()
         files = [word for word in words if b"." in word.strip(b".")]
@@ -82,7 +83,7 @@ def random_edit(rng: random.Random, text: bytes) -> bytes:
         if text[line : line + 1] == b"#":
             return text[:line] + text[line + 1 :]
         return text[:line] + b"#" + text[line:]
-    if kind == 11:  # a line after this one that reads the status, sets an option, …
+    if kind >= 11:  # a line after this one that reads the status, sets an option, …
         end = text.find(b"\n", at)
         end = len(text) if end < 0 else end + 1
         return text[:end] + rng.choice(NEXT_LINES) + text[end:]
@@ -139,6 +140,13 @@ def mixed_script(pieces: list[bytes], rng: random.Random, functions: int = 40) -
         else:
             out.append(piece.strip(b"\n") + b"\n")
     return b"".join(out)
+
+
+def shuffled(script: bytes, rng: random.Random) -> bytes:
+    """The script's lines in another order (ACROSS: other statements between those that depend on each other)."""
+    lines = script.splitlines(keepends=True)
+    rng.shuffle(lines)
+    return b"".join(lines)
 
 
 @dataclass

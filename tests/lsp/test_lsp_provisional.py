@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from differential import ACROSS, Tally, compare, exact, mixed_script, rule_examples, walk
+from differential import ACROSS, Tally, exact, mixed_script, rule_examples, shuffled, walk
 from large_script import large_script
 from lsp_client import (
     code_actions,
@@ -46,8 +46,7 @@ def pieces() -> list[bytes]:
 
 def run(settings: Settings, seed: int, edits: int, tmp_path: Path) -> Tally:
     rng = random.Random(seed)
-    parts = pieces()
-    scripts = [mixed_script(parts, rng) for _ in range(2)] + [ACROSS, large_script(120).encode()]
+    scripts = [mixed_script(pieces(), rng), large_script(120).encode(), ACROSS, shuffled(ACROSS, rng), shuffled(ACROSS, rng)]
     tally = Tally()
     for script in scripts:
         walk(exact(script, settings, tmp_path / "script.sh"), edits, rng, settings, tmp_path / "script.sh", tally)
