@@ -90,7 +90,7 @@ _SUMMARY_QUERY = """
 """
 _DESTINATIONS_QUERY = "(file_redirect destination: (_) @destination)"
 
-Statement = tuple[int, int, bool]  # a child of `program`: start, end, whether it is a comment
+Statement = tuple[int, int, str]  # a child of `program`: start, end, and its kind (_kind)
 Moved = tuple[Finding, int]  # a finding, and how many bytes it moved by
 
 
@@ -108,8 +108,17 @@ class Baseline:
     dialect: Dialect
 
 
+COMMENT, FUNCTION, OTHER = "comment", "function", "other"
+
+
 def top_level(root: Node) -> tuple[Statement, ...]:
-    return tuple((node.start_byte, node.end_byte, node.type == "comment") for node in root.named_children)
+    return tuple((node.start_byte, node.end_byte, _kind(node)) for node in root.named_children)
+
+
+def _kind(node: Node) -> str:
+    """A comment has no findings; a function definition's do not depend on the statement after it
+    (a status inside its body is its return status, `exit_status.status_use`); other statements' may."""
+    return COMMENT if node.type == "comment" else FUNCTION if node.type == "function_definition" else OTHER
 
 
 def baseline(source: bytes, tree: Tree, report: FileReport) -> Baseline | None:
@@ -173,11 +182,18 @@ class Skipped(Exception):
 
 
 def touched(before: Sequence[Statement], after: Sequence[Statement], edit: TextEdit) -> Touched:
-    """The top-level statements the edit touches, with the non-comment statement before and after them.
+    """The top-level statements the edit touches, the comments around them, and the statement before.
 
     before, after: the statements of the old and the new text. Every other
     statement keeps its span (moved by the edit's length after it): the
     parse outside the touched text is the same.
+
+    The statement before is linted again where its findings may depend on
+    the next statement (`$?` read next, the script's last status:
+    `exit_status`), unless it is a function definition. The one after
+    needs it not: no finding looks back at the statement before its own,
+    but through the script's facts (compared) and directives in comments
+    (none may be in the touched text, and those around it are in it).
     """
     delta = edit.new_end - edit.old_end
     # Statements before the edit (a statement that ends where the edit starts is touched: typing goes on its end).
@@ -191,15 +207,14 @@ def touched(before: Sequence[Statement], after: Sequence[Statement], edit: TextE
         and _moved(before[-1 - kept], delta) == after[-1 - kept]
     ):
         kept += 1
-    first = same - 1  # the statement before: `$?` read next, the script's last status
-    while first >= 0 and after[first][2]:
+    first = same  # back over the comments before, to the statement before unless it is a function
+    while first > 0 and after[first - 1][2] == COMMENT:
         first -= 1
-    first = max(first, 0) if first >= 0 else same
-    last = len(after) - kept  # the statement after
-    while last < len(after) and after[last][2]:
-        last += 1
-    end = min(last + 1, len(after))
-    end = max(end, len(after) - kept)
+    if first > 0 and after[first - 1][2] == OTHER:
+        first -= 1
+    end = len(after) - kept  # on over the comments after
+    while end < len(after) and after[end][2] == COMMENT:
+        end += 1
     old_end = len(before) - (len(after) - end)
     # In the new text's offsets; an old statement's end moves with the edit, its start does not need to.
     spans = [(s, e) for s, e, _ in after[first:end]] + [(s, e + delta) for s, e, _ in before[first:old_end]]
