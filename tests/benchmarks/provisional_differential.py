@@ -119,6 +119,9 @@ def main() -> int:
           f"mismatches: {len(tally.mismatches)}")
     for reason, count in tally.skipped.most_common():
         print(f"  {count:6d}  no provisional result: {reason}")
+    print("provisional results by kind of edit:")
+    for kind, count in tally.kinds.most_common():
+        print(f"  {tally.fast_kinds[kind]:6d} of {count:6d}  {kind}")
     for before, after, what in tally.mismatches[:20]:
         print("MISMATCH", what)
         print("  before:", before[:2000])

@@ -66,12 +66,22 @@ NEXT_LINES = [b"echo $?\n", b"exit\n", b"return\n", b"set -e\n", b"set +e\n", b"
               b"if [ $? -ne 0 ]; then exit 1; fi\n"]  # fmt: skip
 
 
+# What each kind of random_edit does, for the counts per kind.
+KINDS = ["a character typed", "characters deleted", "a word typed", "a pipeline pasted", "a line deleted",
+         "a closer deleted", "characters replaced", "a line duplicated", "a character typed in a pipeline word",
+         "a word of the script typed elsewhere", "a line (un)commented", "a status reader or option line added",
+         "a status reader or option line added"]  # fmt: skip
+
+
 def random_edit(rng: random.Random, text: bytes) -> bytes:
     """text after one edit a person might make: typing, deleting, pasting, a line added or gone."""
+    return edit_of_kind(rng, text, rng.randrange(len(KINDS)))
+
+
+def edit_of_kind(rng: random.Random, text: bytes, kind: int) -> bytes:
     if not text:
         return rng.choice(PIPELINES)
     at = rng.randrange(len(text) + 1)
-    kind = rng.randrange(13)
     if kind == 9:  # a word of the script typed elsewhere (a file named again, a name used)
         words = text.split()
         files = [word for word in words if b"." in word.strip(b".")]
@@ -176,13 +186,19 @@ class Tally:
     fast: int = 0  # the provisional lint gave a result
     skipped: Counter = field(default_factory=Counter)  # why not
     mismatches: list[tuple[bytes, bytes, str]] = field(default_factory=list)
+    kinds: Counter = field(default_factory=Counter)  # edits per kind (KINDS)
+    fast_kinds: Counter = field(default_factory=Counter)  # of which the provisional lint answered
 
 
 def walk(start: Exact, edits: int, rng: random.Random, settings: Settings, path: Path, tally: Tally) -> None:
     """Edits one after another from start; after one that leaves no baseline (a parse error), from start again."""
     current = start
     for _ in range(edits):
-        after = compare(current, random_edit(rng, current.source), settings, path, tally)
+        kind = KINDS[rng.randrange(len(KINDS))]
+        fast = tally.fast
+        after = compare(current, edit_of_kind(rng, current.source, KINDS.index(kind)), settings, path, tally)
+        tally.kinds[kind] += 1
+        tally.fast_kinds[kind] += tally.fast - fast
         current = after if after.base is not None else start
 
 
