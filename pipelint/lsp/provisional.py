@@ -5,9 +5,10 @@ The rules' walk over a 5,000-line script takes 0.4-0.6 s (docs/editors.md,
 server first asks for a provisional lint (`lint`): the whole script is parsed
 (incrementally) and its facts are the whole script's, but the rules see only
 the candidates of the top-level statements (children of `program`) the edit
-touched, with their previous and next statements (`checker.Only`); the
-findings of every other statement are carried over from the last exact lint
-of the document, moved by the edit's length.  The exact lint of the same text
+touched, with the comments around them and the statement before them
+(`checker.Only`, `touched`); the findings of every other statement are
+carried over from the last exact lint of the document, moved by the edit's
+length.  The exact lint of the same text
 follows, as before, and replaces them.
 
 This is exact only where nothing a finding of an untouched statement depends
@@ -24,19 +25,24 @@ checked here (when in doubt: no provisional result, the exact lint only):
   hold the same words that name an assigned variable, and run the same
   commands that set options, traps, aliases, mounts or run other code
   (`set`, `trap`, `shopt`, `.`, `source`, `eval`, `alias`, `mount`, …) or
-  call a function of the script, in the same places (`_summary`); texts some
-  rules look for anywhere (`trap`, `alias`, `PIPESTATUS`) must be there in
-  both or neither;
+  call a function of the script, in the same places (`_summary`,
+  `_same_facts`); texts some rules look for anywhere (`trap`, `alias`,
+  `PIPESTATUS`) must be there in both or neither;
 - suppression directives: none in the touched text (a directive before the
   first command covers the file);
 - the shebang and the dialect: the first line unchanged, the same dialect;
-- the statement after a touched one (`$?` read next, the script's last
-  status) and the one before: they are linted again with the touched ones;
+- the statement before the touched ones, whose findings may depend on the
+  next statement (`$?` read next, the script's last status): linted again,
+  unless it is a function definition (its body's statuses are its return
+  status); no finding depends on the statement before its own but through
+  the facts and directives above;
 - names rules look for in the rest of the script (whether `tee debug.log`'s
   file is mentioned again, whether a file a pipeline writes is read later):
   none of them may overlap the edit (`searched_names`, made by the exact lint);
 - PL301 and PL304 follow steps across statements and quote line numbers:
-  they run on the whole script (`EVERYWHERE`);
+  they run on the whole script (`EVERYWHERE`); one of their findings not
+  found again at the same place skips (it was in an embedded script, which
+  only the touched statements' are linted again);
 - the settings: the same as the exact lint's; no rule crashed in either.
 
 `tests/lsp/test_lsp_provisional.py` holds it against the exact lint along

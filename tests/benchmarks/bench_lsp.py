@@ -31,8 +31,9 @@ driven over stdio by a pytest-lsp client, side by side in one run:
                             function body mid-file) → its first publishDiagnostics
                             (provisional ones when the server sends them)
   didChange → exact         → the exact lint of that version done ($/logTrace) received
-  burst: last → diagnostics --burst keystrokes --gap ms apart (a typist); from the
-                            last one sent to its diagnostics, and how many versions
+  burst: last → diagnostics --burst keystrokes --gap ms apart (a typist, where
+                            didChange types); from the last one sent to its first
+                            diagnostics, and how many versions
                             were published meanwhile (latest wins: no pile-up)
   hover after diagnostics   a hover on a directive just after a lint's diagnostics
                             arrive (the server parses that text meanwhile)
@@ -241,7 +242,7 @@ async def one_place(place: str, text: str, folder: Path, runs: int, burst: int, 
         bursts, shown = [], []
         for run in range(max(1, runs // 3) if burst else 0):
             first_version = 1000 * (run + 1)
-            latency, count = await typing_burst(client, uri, text + "x" * run, first_version, burst, gap)
+            latency, count = await typing_burst(client, uri, text, 1000 * (run + 1), first_version, burst, gap)
             bursts.append(latency)
             shown.append(count)
     print(f"{place}:")
@@ -256,15 +257,16 @@ async def one_place(place: str, text: str, folder: Path, runs: int, burst: int, 
         row("burst: last → diagnostics", bursts, note)
 
 
-async def typing_burst(client, uri: str, text: str, first_version: int, keystrokes: int, gap: float) -> tuple[float, int]:
-    """Keystrokes gap apart; the time from the last one to its diagnostics, and how many versions were published."""
+async def typing_burst(
+    client, uri: str, text: str, typed_before: int, first_version: int, keystrokes: int, gap: float
+) -> tuple[float, int]:
+    """Keystrokes gap apart (`typed`); the time from the last one to its first diagnostics, and how many versions were published."""
     mark = len(client.published)
     for keystroke in range(keystrokes):
         if keystroke:
             await asyncio.sleep(gap)
-        text += "#"
         sent = time.perf_counter()
-        change_document(client, uri, text, first_version + keystroke)
+        change_document(client, uri, typed(text, typed_before + keystroke + 1), first_version + keystroke)
     last = first_version + keystrokes - 1
     latency = (await published(client, uri, version=last, timeout=120)).at - sent
     versions = {p.params.version for p in client.published[mark:] if p.params.uri == uri}
