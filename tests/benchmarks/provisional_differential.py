@@ -5,7 +5,8 @@
 
 Scripts: each rule's examples (rules/*.md), the fixtures, statements whose
 findings reach across (tests/lsp/differential.py), the 5,000-line script's
-first 600 lines, larger scripts mixed from these, and the shell scripts found
+first 600 lines, larger scripts mixed from these (five with CRLF line ends),
+and the shell scripts found
 under each --corpus folder (a shebang naming sh, bash or dash).  Edits go one
 after another on each script, as a person types, pastes and deletes
 (`differential.random_edit`); after one that leaves a parse error, the next
@@ -103,6 +104,7 @@ def main() -> int:
     pieces = rule_examples(REPOSITORY / "rules") + [p.read_bytes() for p in sorted((REPOSITORY / "fixtures").glob("*sh"))]
     pieces += [ACROSS, large_script(600).encode()[:4000]]
     scripts = [large_script(600).encode(), ACROSS] + [mixed_script(pieces, rng) for _ in range(20)] + pieces
+    scripts += [mixed_script(pieces, rng).replace(b"\n", b"\r\n") for _ in range(5)]  # CRLF: `\r` ends no line for bash
     for folder in options.corpus:
         scripts += corpus_scripts(folder)
     settings = Settings(select=("ALL",)) if options.rules == "all" else Settings()

@@ -47,6 +47,7 @@ def pieces() -> list[bytes]:
 def run(settings: Settings, seed: int, edits: int, tmp_path: Path) -> Tally:
     rng = random.Random(seed)
     scripts = [mixed_script(pieces(), rng), large_script(120).encode(), ACROSS, shuffled(ACROSS, rng), shuffled(ACROSS, rng)]
+    scripts.append(shuffled(ACROSS, rng).replace(b"\n", b"\r\n"))  # CRLF: bash reads the `\r` as part of a word
     tally = Tally()
     for script in scripts:
         walk(exact(script, settings, tmp_path / "script.sh"), edits, rng, settings, tmp_path / "script.sh", tally)
