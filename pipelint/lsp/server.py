@@ -264,7 +264,7 @@ class PipelintServer(LanguageServer):
                 self.reprovisional.add(uri)
             return False
         base = self.snapshots.get(uri)
-        if self.provisioned.get(uri) is document or base is None or base.document is document:
+        if self.provisioned.get(uri) is document or base is None or base.document is document or too_large(document):
             return False
         if base.result.baseline is None or base.result.report is None or base.source == document.source:
             return False
