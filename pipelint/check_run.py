@@ -129,9 +129,10 @@ class Run:
             print(details.rstrip("\n"), file=sys.stderr, flush=True)
 
 
-def _resolve(resolver: SettingsResolver, path: Path) -> Settings | ConfigError:
+def _resolve(resolver: SettingsResolver, path: Path, is_file: bool = False) -> Settings | ConfigError:
+    """is_file: path is a file the run lints, no folder (`SettingsResolver.for_file`: no stat per file)."""
     try:
-        return resolver.for_path(path)
+        return resolver.for_file(path) if is_file else resolver.for_path(path)
     except ConfigError as error:
         return error
 
@@ -152,7 +153,7 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
     jobs = min(options.jobs, max(1, len(targets)))
     with OrderedPool(_lint_job, jobs) as pool, FileProgress(len(targets), options.progress) as progress:
         slots = (_prepare(run, resolver, caches, target) for target in targets)
-        for slot, outcome in pool.run(slots, lambda slot: slot.job):
+        for slot, outcome in pool.run(slots, lambda slot: slot.job, lambda job: len(job.source)):
             checked = _finish(run, resolver, caches, slot, outcome)
             progress.advance(slot.lines)
             if checked is not None:
@@ -198,17 +199,19 @@ def _folder_targets(folder: Path, raw: str, resolver: SettingsResolver, run: Run
     if settings is None:
         return
     found = False
+    cwd = os.getcwd()
+
     def warning(path: Path, message: str) -> None:
-        run.warning(f"{printable(_display(path))}: {message}")
+        run.warning(f"{printable(_display(path, cwd))}: {message}")
 
     def error(path: Path, message: str) -> None:
-        run.error(f"{printable(_display(path))}: {message}")
+        run.error(f"{printable(_display(path, cwd))}: {message}")
 
     for script in walk_scripts(folder, settings.is_excluded, on_problem=warning, on_error=error, embedded=settings.embedded):
         found = True
         if script not in seen:
             seen.add(script)
-            yield Target(script, _display(script))
+            yield Target(script, _display(script, cwd))
     if not found:
         run.empty_folders.append(raw)
 
@@ -238,11 +241,11 @@ def _skipped(path: Path, resolver: SettingsResolver, run: Run) -> bool:
     return False
 
 
-def _display(path: Path) -> str:
-    try:
-        return path.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path.as_posix()
+def _display(path: Path, cwd: str) -> str:
+    """The path relative to cwd when under it (as strings: Path.relative_to cost more than linting a cached file)."""
+    text = os.fspath(path)
+    prefix = cwd if cwd.endswith("/") else cwd + "/"
+    return text[len(prefix) :] if text.startswith(prefix) else path.as_posix()
 
 
 # Linting.
@@ -319,7 +322,7 @@ def _prepare(run: Run, resolver: SettingsResolver, caches: Caches, target: Targe
     path = target.path
     if path is None:
         return slot  # standard input: read when its turn comes
-    settings = slot.settings = _resolve(resolver, path)
+    settings = slot.settings = _resolve(resolver, path, is_file=True)
     if isinstance(settings, ConfigError):
         return slot
     try:

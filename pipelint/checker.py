@@ -6,7 +6,7 @@ import bisect
 import os
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -14,8 +14,9 @@ from tree_sitter import Node, Tree
 
 from pipelint import candidates, embedded, exit_status, parse_guards, suppression, syntax
 from pipelint import pipeline as pipelines
+from pipelint.bash_quirks import HereDocumentSubstitutions
 from pipelint.dialect import SHELLS, Dialect, adds_bashism, detect
-from pipelint.finding import Edit, Finding, FixAvailability, RuleCrash
+from pipelint.finding import Applicability, Edit, Finding, FixAvailability, RuleCrash
 from pipelint.programs import WRAPPERS
 from pipelint.regions import Region
 from pipelint.rule import Context, Rule
@@ -172,6 +173,7 @@ def check(
     if suppression.may_hold_directives(source):
         result.suppressions = suppression.collect(comments, len(source))
     loops_only = settings.loops_only if settings is not None else frozenset()
+    quirks = HereDocumentSubstitutions(source, parsed.root)
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
             continue
@@ -179,7 +181,7 @@ def check(
             continue  # in the default set only where it runs once per iteration
         if any(s.covers(finding.code, finding.start) for s in result.suppressions):
             continue
-        result.findings.append(_guard_fix(finding, parsed, source, dialect))
+        result.findings.append(_guard_fix(finding, parsed, source, dialect, quirks))
     depth = 0 if region is None else region.depth
     remote = SHELLS[settings.remote_shell].dialect if settings is not None else Dialect.SH
     seen = partial(exit_status.command_status_observed, facts=context.facts)
@@ -196,6 +198,7 @@ def _walk(
     if not parsed.root.has_error:  # captures skip ERROR subtrees: there, ask the tree
         context.wrapped_commands = found.wrapped
     context.captured = found.captured
+    context.command_names = found.names
     findings: list[Finding] = []
     by_type: dict[str, list[Rule]] = {}
     for rule in rules:
@@ -240,7 +243,7 @@ def _check_command(node: Node, rules: list[Rule], context: Context, guard: _Guar
     """The command's model to each rule that starts from its program (read only when one does)."""
     if not rules:
         return
-    name = syntax.basename(syntax.command_name(node))
+    name = context.program_name(node)
     if all(rule.programs is not None and name not in rule.programs and name not in WRAPPERS for rule in rules):
         return  # neither the program nor a wrapper that may run it: the model says the same, slower
     model = context.command(node)
@@ -305,9 +308,12 @@ def _touches(ranges: list[tuple[int, int]], start: int, end: int) -> bool:
     return any(r_start <= end and start <= r_end for r_start, r_end in ranges)
 
 
-def _guard_fix(finding: Finding, parsed: _Parsed, source: bytes, dialect: Dialect) -> Finding:
+def _guard_fix(
+    finding: Finding, parsed: _Parsed, source: bytes, dialect: Dialect, quirks: HereDocumentSubstitutions
+) -> Finding:
     """Drop a fix that edits next to a parse error, in a here-document body or on a byte the guards repaired,
-    that adds a bashism to an sh script, or that moves a CRLF line's `\r` onto another word."""
+    that adds a bashism to an sh script, or that moves a CRLF line's `\r` onto another word; make a safe
+    fix unsafe where bash runs a `$(…)` otherwise than it reads (`bash_quirks`)."""
     fix = finding.fix
     if fix is None or not fix.edits:
         return finding
@@ -320,7 +326,16 @@ def _guard_fix(finding: Finding, parsed: _Parsed, source: bytes, dialect: Dialec
         return finding.with_fix(None)
     if any(_moves_carriage_return(source, edit) for edit in fix.edits):
         return finding.with_fix(None)
+    if fix.applicability is Applicability.SAFE and quirks.holds(start, end):
+        help_text = finding.help or f"The fix is unsafe: {BASH_HEREDOC_SUBSTITUTION}."
+        return replace(finding, fix=replace(fix, applicability=Applicability.UNSAFE), help=help_text)
     return finding
+
+
+BASH_HEREDOC_SUBSTITUTION = (
+    "bash 5.2 runs a `$(…)` holding a here-document from its own printout, which drops a `;` after the "
+    "operator on its line; the edit may change whether it does"
+)
 
 
 def _moves_carriage_return(source: bytes, edit: Edit) -> bool:

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from tree_sitter import Node
 
 from pipelint import syntax
 from pipelint.programs import WRAPPERS, OptionSpec, WrapperSpec, spec_for
+from pipelint.properties import cached_property
 
 
 @dataclass(frozen=True)
@@ -297,5 +297,5 @@ def read(node: Node, redirects: Sequence[Node] | None = None, wrapped: bool | No
     pipeline `Stage` passes its own, which agree with it).
     """
     name = node.child_by_field_name("name")
-    start = _Resolution(syntax.basename(syntax.command_name(node)), name, syntax.arguments(node, wrapped))
+    start = _Resolution(syntax.basename(syntax.command_name(node)), name, syntax.arguments(node, wrapped, redirects))
     return Command(node, _through_wrappers(start), redirects)

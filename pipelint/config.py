@@ -85,7 +85,7 @@ class Settings:
 def _relative(path: Path, root: Path) -> str:
     # os.path.realpath, not Path.resolve, which raises on a symlink loop; compared as
     # strings: pathlib's relative_to cost a third of discovery on 1,389 files.
-    real, real_root = _real_file_path(path), _realpath(root)
+    real, real_root = _real_file_path(path), _realpath(os.fspath(root))
     if real == real_root:
         return "."
     prefix = real_root if real_root.endswith("/") else real_root + "/"
@@ -93,14 +93,18 @@ def _relative(path: Path, root: Path) -> str:
 
 
 def _real_file_path(path: Path) -> str:
-    """os.path.realpath(path), with the folder's real path remembered: one lstat per file, not one per component."""
-    if path.name in ("", ".", "..") or os.path.islink(path):
+    """os.path.realpath(path), with the folder's real path remembered: one lstat per file, not one per component.
+
+    On strings: a Path's parent and hash cost more than the lookup they serve.
+    """
+    folder, name = os.path.split(os.fspath(path))
+    if name in ("", ".", "..") or os.path.islink(path):
         return os.path.realpath(path)
-    return os.path.join(_realpath(path.parent), path.name)
+    return os.path.join(_realpath(folder or "."), name)
 
 
 @functools.lru_cache(maxsize=4096)
-def _realpath(folder: Path) -> str:
+def _realpath(folder: str | Path) -> str:
     """A folder's real path, asked for every file in it (a folder moved during one run is not a concern)."""
     return os.path.realpath(folder)
 
@@ -349,6 +353,15 @@ class SettingsResolver:
         # Config files found, by folder: one resolver serves one run (the language server makes one per lint).
         self._known: dict[Path, Path | None] = {}
         self._settings: dict[Path | None, Settings] = {}  # by config file: most runs have one for every file
+        self._by_folder: dict[str, Settings] = {}  # for_file's answers, by the file's folder as written
+
+    def for_file(self, path: Path) -> Settings:
+        """for_path of a path known to be no folder (a file the run lints): one lookup per folder, no stat per file."""
+        folder = os.path.dirname(os.fspath(path)) or "."
+        settings = self._by_folder.get(folder)
+        if settings is None:
+            settings = self._by_folder[folder] = self.for_path(Path(folder))
+        return settings
 
     def for_path(self, path: Path) -> Settings:
         config_file = self.config_file or find_config_file(path if _is_dir(path) else path.parent, self._known)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from tree_sitter import Node, Query
 
 from pipelint import mounts, syntax
 from pipelint.command import Command
 from pipelint.programs import WRAPPERS
+from pipelint.properties import cached_property
 from pipelint.shell_options import BLOCKS, ShellOptions
 from pipelint.static_paths import LiteralVariables, static_path
 
@@ -132,8 +132,11 @@ class ScriptFacts:
         pipefail: bool = False,
         status_handed_on: bool = True,
         statements: dict[str, list[Node]] | None = None,
+        names: dict[int, bytes | None] | None = None,
     ):
         self.root = root
+        # Each command's program basename by node id, when the checker's query read them.
+        self._names_found = names
         # Captures of `command`, `function`, `loop` and `block` below root, when the checker's query made them.
         self._statements_found = statements
         self._read = read  # the file's cached command reader (`Context.command`)
@@ -155,6 +158,13 @@ class ScriptFacts:
     @property
     def _commands(self) -> list[Node]:
         return self._statements.get("command", [])
+
+    def _program(self, command: Node) -> bytes | None:
+        """The command's program basename (`syntax.command_name`), as the checker's query read it if it did."""
+        names = self._names_found
+        if names is not None and command.id in names:
+            return names[command.id]
+        return syntax.basename(syntax.command_name(command))
 
     @cached_property
     def literal_variables(self) -> LiteralVariables:
@@ -185,7 +195,7 @@ class ScriptFacts:
         if b"alias" not in self.root.text:
             return frozenset()  # most scripts: no command to look at
         for node in self._commands:
-            if syntax.basename(syntax.command_name(node)) != b"alias":
+            if self._program(node) != b"alias":
                 continue
             for argument in syntax.arguments(node):
                 name, equals, _ = syntax.text(argument).lstrip(b"\"'").partition(b"=")
@@ -196,7 +206,7 @@ class ScriptFacts:
     @cached_property
     def sources_files(self) -> bool:
         """The script runs `. FILE` or `source FILE`: the sourced file may define any function or alias."""
-        return any(syntax.basename(syntax.command_name(node)) in (b".", b"source") for node in self._commands)
+        return any(self._program(node) in (b".", b"source") for node in self._commands)
 
     def redefines(self, name: bytes, functions: frozenset[bytes]) -> bool:
         """Whether `name` may not be the program of that name: a function or alias of the script, or sourced code."""
@@ -247,7 +257,12 @@ class ScriptFacts:
     def _shell_options(self) -> ShellOptions:
         statements = self._statements
         return ShellOptions(
-            self.root, self._commands, statements.get("function", []), statements.get("loop", []), self._options_from_start
+            self.root,
+            self._commands,
+            statements.get("function", []),
+            statements.get("loop", []),
+            self._options_from_start,
+            self._program,
         )
 
     def option_at(self, name: str, offset: int) -> bool:
@@ -265,7 +280,7 @@ class ScriptFacts:
         """`mount -t nfs4 srv:/x /mnt/x`, `sshfs h:/ /mnt/h`, `umount /mnt/x` in the script, in order."""
         events: list[MountEvent] = []
         for node in self._commands:
-            if syntax.basename(syntax.command_name(node)) not in _MOUNT_LEADS:
+            if self._program(node) not in _MOUNT_LEADS:
                 continue  # reading every command's model cost PL102 most of its time
             model = self._read(node)
             if model.program in _UNMOUNTERS:
@@ -330,8 +345,9 @@ class ScriptFacts:
 
 def _steps(block: Node) -> list[Step]:
     steps: list[Step] = []
-    for index, child in enumerate(block.children):
-        if block.field_name_for_child(index) == "condition" or child.type in ("elif_clause", "else_clause"):
+    conditions = {child.id for child in block.children_by_field_name("condition")}
+    for child in block.children:
+        if child.id in conditions or child.type in ("elif_clause", "else_clause"):
             continue
         _add_steps(child, child, steps)
     return steps

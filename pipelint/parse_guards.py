@@ -273,6 +273,7 @@ class _Repair:
         self.misread: set[int] = set()  # operators of misread here-documents
         self.rounds = 0
         self.touched: set[int] = set()  # offsets some round changed (comparing every byte costs more)
+        self.last_found: tuple[Node, list[Swallowed]] | None = None  # the last round's tree and its boundaries
 
     def run(self, tree: Tree) -> tuple[Tree, HereDocuments]:
         """The last parse, and the here-documents as bash reads them with that parse's operators."""
@@ -314,6 +315,7 @@ class _Repair:
             self.misread.add(document.operator)
             changes.update(masks)
         found = swallowed_boundaries(self.source, root, documents)
+        self.last_found = (root, found)
         for swallowed in found:
             offset = _semicolon_place(self.source, swallowed)
             if offset is not None:
@@ -324,7 +326,11 @@ class _Repair:
 
     def result(self, tree: Tree, documents: HereDocuments) -> GuardedParse:
         if self.joined:
-            _mark_unchecked(self.joined, self.source, tree.root_node, documents)
+            root = tree.root_node
+            # The last round asked the final tree already (unless the rounds ran out): not walked again.
+            seen, found = self.last_found if self.last_found is not None else (None, None)
+            remaining = found if seen == root else swallowed_boundaries(self.source, root, documents)
+            _mark_unchecked(self.joined, [s.newline for s in remaining], root)
         changed = sorted(offset for offset in self.touched if self.text[offset] != self.source[offset])
         misread = self._misreads(tree.root_node, documents)
         return GuardedParse(self.source, bytes(self.text), tree, documents, self.joined, misread, changed, self.rounds)
@@ -523,9 +529,9 @@ def _semicolon_place(source: bytes, swallowed: Swallowed) -> int | None:
     return swallowed.newline
 
 
-def _mark_unchecked(joined: list[JoinedStretch], source: bytes, root: Node, documents: HereDocuments) -> None:
-    """Pieces that still hold a swallowed boundary or an error after the last round are not trusted."""
-    remaining = [s.newline for s in swallowed_boundaries(source, root, documents)]
+def _mark_unchecked(joined: list[JoinedStretch], remaining: list[int], root: Node) -> None:
+    """Pieces that still hold a swallowed boundary (remaining: their newlines, in order) or an error
+    after the last round are not trusted."""
     errors = syntax.error_ranges(root)  # sorted, and disjoint: their ends are sorted too
     error_starts = [start for start, _ in errors]
     for stretch in joined:

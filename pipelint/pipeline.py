@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 
 from tree_sitter import Node, Query
 
 from pipelint import command, syntax
+from pipelint.properties import cached_property
 from pipelint.syntax import REDIRECT_TYPES
 
 # How a stage's command node becomes a Command: `command.read`, or the
@@ -53,9 +54,9 @@ class Stage:
     def name(self) -> bytes | None:
         return syntax.basename(syntax.command_name(self.command))
 
-    @property
+    @cached_property
     def arguments(self) -> list[Node]:
-        return syntax.arguments(self.command) if self.is_simple else []
+        return syntax.arguments(self.command, redirects=self.all_redirects) if self.is_simple else []
 
     @cached_property
     def all_redirects(self) -> list[Node]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import ClassVar
 
 from tree_sitter import Node
@@ -17,6 +16,7 @@ from pipelint.facts import ScriptFacts
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.positions import LineIndex
+from pipelint.properties import cached_property
 from pipelint.regions import Region
 
 # The hooks a rule may override; the checker calls only those a rule overrides.
@@ -43,6 +43,8 @@ class Context:
     wrapped_commands: frozenset[int] | None = None
     # The checker's captures (candidates.Found.captured): what script facts would otherwise query again.
     captured: dict[str, list[Node]] | None = None
+    # Each captured command's program basename, by node id (candidates.Found.names).
+    command_names: dict[int, bytes | None] | None = None
     _commands: dict[int, Command] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
@@ -63,11 +65,19 @@ class Context:
     def facts(self) -> ScriptFacts:
         """Script-wide facts (literal variables, mounts made, statement sequences), each computed on first use."""
         region = self.region
+        names = self.command_names
         if region is None:
-            return ScriptFacts(self.root, self.command, statements=self.captured)
+            return ScriptFacts(self.root, self.command, statements=self.captured, names=names)
         return ScriptFacts(
-            self.root, self.command, region.errexit, region.pipefail, region.status_handed_on, statements=self.captured
+            self.root, self.command, region.errexit, region.pipefail, region.status_handed_on, self.captured, names
         )
+
+    def program_name(self, node: Node) -> bytes | None:
+        """`syntax.basename(syntax.command_name(node))`, read once per file for the captured commands."""
+        names = self.command_names
+        if names is not None and node.id in names:
+            return names[node.id]
+        return syntax.basename(syntax.command_name(node))
 
     @cached_property
     def lines(self) -> LineIndex:

@@ -30,7 +30,7 @@ force: a function runs where it is called.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -45,6 +45,7 @@ BLOCKS = frozenset(
     {"program", "compound_statement", "do_group", "subshell", "if_statement", "elif_clause", "else_clause", "case_item"}
 )
 _NOT_STATEMENTS = frozenset({"condition", "value", "name"})
+_BLOCKS_WITH_FIELDS = frozenset({"if_statement", "elif_clause", "case_item"})  # the blocks where they are
 _SHORT_OPTIONS = {"e": "errexit", "u": "nounset"}
 # Commands that may turn on any option: the file sourced, the text evaluated.
 MAY_SET_ANY_OPTION = frozenset({b".", b"source", b"eval"})
@@ -123,10 +124,14 @@ class ShellOptions:
         functions: list[Node],
         loops: list[Node],
         from_start: Iterable[str],
+        program_of: Callable[[Node], bytes | None] = lambda node: syntax.basename(syntax.command_name(node)),
     ):
         self._turn_ons: dict[str, list[_TurnOn]] = {}
         self._turn_offs: dict[str, list[_TurnOff]] = {}
         self._functions = [(node.start_byte, node.end_byte) for node in functions]
+        # The outermost functions' spans, in order: whether an offset is in one is a bisection,
+        # not a scan of every function per question (a 6.5 MB script has thousands).
+        self._function_starts, self._function_ends = _outermost(self._functions)
         self._loops = [(node.start_byte, node.end_byte) for node in loops]
         self._runs_other_code = False  # `. FILE`, `source`, `eval`: no `set +e` proves anything
         for name in from_start:
@@ -137,7 +142,7 @@ class ShellOptions:
         function_names = {syntax.text(name) for node in functions if (name := node.child_by_field_name("name")) is not None}
         self._calls: list[int] = []  # starts of commands that call a script function, in order
         for node in commands:
-            program = syntax.basename(syntax.command_name(node))
+            program = program_of(node)
             if program in function_names:
                 self._calls.append(node.start_byte)
             if program in (b"set", b"trap", b"shopt") or program in MAY_SET_ANY_OPTION:
@@ -185,24 +190,23 @@ class ShellOptions:
             statement, block = block, block.parent
         if block is None or block.type not in BLOCKS:
             return  # behind `&&`, `||`, `!`, in a pipeline: it may not run
+        if block.type in _BLOCKS_WITH_FIELDS and any(
+            child == statement for field in _NOT_STATEMENTS for child in block.children_by_field_name(field)
+        ):
+            return  # `if set +e; then` (a program's 100,000 statements are not asked)
         reach = block.end_byte
-        seen = False
-        for index, child in enumerate(block.children):
-            if child == statement:
-                if block.field_name_for_child(index) in _NOT_STATEMENTS:
-                    return  # `if set +e; then`
-                seen = True
-            elif seen and child.type in ("elif_clause", "else_clause"):
-                reach = child.start_byte  # a branch that runs only when the one holding `set +e` did not
-                break
-        if not seen:
-            return
+        if block.type == "if_statement":  # only an if holds the branches that run instead of it
+            sibling = statement.next_sibling
+            while sibling is not None and sibling.type not in ("elif_clause", "else_clause"):
+                sibling = sibling.next_sibling
+            if sibling is not None:
+                reach = sibling.start_byte  # a branch that runs only when the one holding `set +e` did not
         for name in names:
             self._turn_offs.setdefault(name, []).append(_TurnOff(statement.end_byte, reach))
 
     def in_force(self, name: str, offset: int) -> bool:
         """Whether option `name` may be on when the statement at offset runs."""
-        in_function = any(start <= offset < end for start, end in self._functions)
+        in_function = self._in_function(offset)
         may_be_on = [
             turn_on
             for turn_on in self._turn_ons.get(name, []) + self._turn_ons.get(ANY, [])
@@ -213,6 +217,10 @@ class ShellOptions:
         if any(not turn_on.undone_by_off for turn_on in may_be_on) or self._runs_other_code:
             return True
         return not any(self._turned_off_by(off, name, offset, may_be_on) for off in self._turn_offs.get(name, []))
+
+    def _in_function(self, offset: int) -> bool:
+        index = bisect.bisect_right(self._function_starts, offset) - 1
+        return index >= 0 and offset < self._function_ends[index]
 
     def _turned_off_by(self, off: _TurnOff, name: str, offset: int, may_be_on: list[_TurnOn]) -> bool:
         """`set +e` at off surely runs before the statement at offset, and nothing may turn the option on between."""
@@ -229,3 +237,16 @@ class ShellOptions:
             if index < len(self._calls) and self._calls[index] < until:
                 return False  # a call of a script function, and some function turns the option on
         return True
+
+
+def _outermost(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    """The starts and ends of the spans not inside another, in order."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for start, end in sorted(spans):
+        if ends and start < ends[-1]:
+            ends[-1] = max(ends[-1], end)
+        else:
+            starts.append(start)
+            ends.append(end)
+    return starts, ends

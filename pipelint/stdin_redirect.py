@@ -67,7 +67,11 @@ def rewrite(
     reader, consumer = pipeline.stages[0], pipeline.stages[1]
     if context.has_comment(reader.end, consumer.start):
         return None  # a comment between the stages would be lost
-    reason = _unsafe_because(pipeline, context, reader_may_fail) or expansion_escape_reason(pipeline, consumer, context, redirect)
+    reason = (
+        _unsafe_because(pipeline, context, reader_may_fail)
+        or expansion_escape_reason(pipeline, consumer, context, redirect)
+        or _truncates_its_input(consumer, redirect)
+    )
     # A here-document's body may fail to expand (`set -u`): bash and dash expand it apart (dash in a
     # child), so that ends no shell, but the redirects after it are skipped: it goes after them.
     body_may_fail = expansion_may_fail(reader, context)
@@ -79,6 +83,42 @@ def rewrite(
     edits = (Edit.delete(reader.start, consumer.start), insert)
     applicability = Applicability.UNSAFE if unsafe or reason else Applicability.SAFE
     return StdinRewrite(edits, applicability, consumer_label(consumer), reason)
+
+
+# Redirects that open their file for writing from the start (`>>` too: the reader would see what is appended).
+_WRITES = frozenset({">", ">>", ">|", "&>", "&>>"})
+
+
+def _truncates_its_input(consumer: Stage, redirect: bytes) -> str | None:
+    """The consumer writes the very file it would now read (`cat f | sort > f` → `sort > f < f`).
+
+    In the pipe, `cat` races the truncation and wins about half the time; with
+    the redirect, the shell opens both before sort runs, and f is always
+    emptied first. The names are compared as written (quotes and `./` aside).
+    """
+    name = _plain_name(redirect.partition(b"<")[2])
+    written = []
+    for own in consumer.all_redirects:
+        if own.type == "file_redirect":
+            _, operator, destination = syntax.redirect_parts(own)
+            if operator in _WRITES and destination is not None:
+                written.append(syntax.text(destination))
+    model = consumer.command_model
+    if model is not None and model.program == b"tee":
+        written += [syntax.text(operand) for operand in model.operands]
+    elif model is not None and model.program == b"dd":
+        written += [text[3:] for text in map(syntax.text, model.arguments) if text.startswith(b"of=")]
+    if any(_plain_name(path) == name for path in written):
+        return "the consumer writes the file it would read: the shell would empty it before the consumer reads it"
+    return None
+
+
+def _plain_name(word: bytes) -> bytes:
+    """A path as written, without quotes, blanks around it or a leading `./`."""
+    plain = word.strip().replace(b'"', b"").replace(b"'", b"")
+    while plain.startswith(b"./"):
+        plain = plain[2:]
+    return plain
 
 
 def _after_own_redirects(consumer: Stage, redirect: bytes) -> Edit:
@@ -198,7 +238,7 @@ def _file_read_later(pipeline: Pipeline, context: Context) -> str | None:
         if destination is None or operator not in (">", ">>", ">|", "&>", "&>>"):
             continue
         name = syntax.text(destination)
-        if name not in (b"/dev/null",) and name in context.source[pipeline.root.end_byte :]:
+        if name not in (b"/dev/null",) and context.source.find(name, pipeline.root.end_byte) != -1:  # no copy of the rest
             return name.decode("utf-8", "replace")
     return None
 

@@ -6,11 +6,11 @@ with stand-ins for database clients first on PATH, and compares everything
 issue 13's contract names: stdout, stderr (an error message about the same
 file may be worded differently), exit status, every file left behind
 (content, mode, existence) and the state of the shell (shell_state.py). Then
-it takes each input away in turn, missing and replaced by a directory, and
-compares again: there a difference passes only where a rule document allows
-it (missing_inputs.py), and an input no run provides (`cat missing.txt`,
-`cat "$f"` with f never set, `cat src` of a folder) makes every run such a
-run.
+it takes each input away in turn, missing, replaced by a directory and (a
+file) made unreadable, and compares again: there a difference passes only
+where a rule document allows it (missing_inputs.py), and an input no run
+provides (`cat missing.txt`, `cat "$f"` with f never set, `cat src` of a
+folder) makes every run such a run.
 
 What an allowance lets differ is as narrow as the rule document's sentence.
 "The consumer does not run instead of running on empty input" lets stdout
@@ -22,19 +22,21 @@ whose lines are compared sorted, may lose some of its lines; nothing else.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
 import signal
 import stat
 import subprocess
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 import shell_state
-from missing_inputs import DIRECTORY, MISSING, Allowance, absent_inputs, allowances_for, inputs_read
+from missing_inputs import DIRECTORY, MISSING, UNREADABLE, Allowance, absent_inputs, allowances_for, inputs_read
 from stderr_wording import normalise_stderr
 
 from pipelint import checker, fixer, linter, registry
@@ -158,12 +160,65 @@ def snapshot(root: Path) -> tuple[dict[str, FileState], dict[str, int]]:
         elif stat.S_ISDIR(info.st_mode):
             folders[name] = mode
         else:
-            files[name] = FileState("file", mode, item.read_bytes())
+            files[name] = FileState("file", mode, _contents(item, mode))
     return files, folders
+
+
+def _contents(item: Path, mode: int) -> bytes:
+    """A file's bytes, even one the script left unreadable (as a user other than root, who reads any)."""
+    try:
+        return item.read_bytes()
+    except PermissionError:
+        item.chmod(mode | stat.S_IRUSR)
+        try:
+            return item.read_bytes()
+        finally:
+            item.chmod(mode)
+
+
+# Root reads a file whatever its mode bits say (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH). Without
+# them in its bounding set, setpriv's command keeps uid 0 but gets only the owner's bits of a
+# file: none of a mode-000 one, read and write of the sandbox copy and the run's folder, which
+# root owns. So a script of the UNREADABLE variant still writes files as before.
+_WITHOUT_DAC = ("setpriv", "--bounding-set=-dac_override,-dac_read_search")
+
+
+@dataclass(frozen=True)
+class UnreadableSupport:
+    """How the harness runs a script to which a mode-000 file is unreadable."""
+
+    prefix: tuple[str, ...] | None  # what goes before the shell's argv; None: the variant cannot run here
+    how: str  # how it does it, or why it cannot (said in the suite's header and in skips)
+
+
+@functools.cache
+def unreadable_support() -> UnreadableSupport:
+    """Tried once per process: a mode-000 file in a folder of ours must be refused, a new file written."""
+    if os.geteuid() != 0:
+        prefix, how = (), f"uid {os.geteuid()} (not root): a mode-000 file is unreadable as it is"
+    elif shutil.which("setpriv") is None:
+        return UnreadableSupport(None, "not covered: running as root, and no setpriv (util-linux) to drop root's DAC override")
+    else:
+        prefix, how = _WITHOUT_DAC, "root without CAP_DAC_OVERRIDE/CAP_DAC_READ_SEARCH (setpriv --bounding-set)"
+    with tempfile.TemporaryDirectory(prefix="pipelint-unreadable-") as folder:
+        (Path(folder) / "sealed").write_bytes(b"x\n")
+        (Path(folder) / "sealed").chmod(0)
+        probe = [*prefix, "sh", "-c", 'cat sealed; echo "rc=$?"; echo written > new']
+        completed = subprocess.run(probe, cwd=folder, capture_output=True, timeout=30)
+        written = (Path(folder) / "new").exists()
+    refused = completed.stdout == b"rc=1\n" and b"sealed: Permission denied" in completed.stderr
+    if refused and written:
+        return UnreadableSupport(prefix, how)
+    said = completed.stderr.decode(errors="replace").strip().splitlines()
+    failure = "could not write a file" if refused else "still read a mode-000 file"
+    return UnreadableSupport(None, f"not covered: tried {how}, but the shell {failure}" + (f" ({said[0]})" if said else ""))
 
 
 def _take_away(workdir: Path, name: str, how: str) -> None:
     target = workdir / name
+    if how == UNREADABLE:
+        target.chmod(0)
+        return
     if target.is_dir() and not target.is_symlink():
         shutil.rmtree(target)
     else:
@@ -193,7 +248,7 @@ def run_script(
     """Run source with a real shell in a fresh copy of the sandbox data.
 
     extra_path: directories searched before the stand-ins (a fresh splicecat build).
-    take_away: (name, MISSING or DIRECTORY) to run without that input.
+    take_away: (name, MISSING, DIRECTORY or UNREADABLE) to run without that input.
     """
     prepare(workdir, take_away)
     script = workdir.parent / (workdir.name + ".script")
@@ -207,7 +262,13 @@ def run_script(
     }
     if STDBUF.exists():
         env.update(LD_PRELOAD=str(STDBUF), _STDBUF_E="L")
-    stdout, stderr, status = _run([shell, str(script)], workdir, env, timeout)
+    prefix: tuple[str, ...] = ()
+    if take_away is not None and take_away[1] == UNREADABLE:
+        support = unreadable_support()
+        if support.prefix is None:
+            raise RuntimeError(f"cannot make {take_away[0]} unreadable to the script: {support.how}")
+        prefix = support.prefix
+    stdout, stderr, status = _run([*prefix, shell, str(script)], workdir, env, timeout)
     files, folders = snapshot(workdir)
     return Outcome(stdout, status, files, stderr, shell_state.read_dump(dump), folders, bytes(workdir))
 
@@ -309,12 +370,18 @@ def _initial_files(workdir: Path, take_away: tuple[str, str] | None) -> dict[str
 
 
 def _variants(inputs: tuple[str, ...]) -> Iterable[tuple[str, str] | None]:
-    """Inputs present (None), then each input missing, then each replaced by a folder."""
+    """Inputs present (None), then each input missing, replaced by a folder and, a file, made unreadable.
+
+    The unreadable variant runs only where unreadable_support() found a way.
+    """
     yield None
     for name in inputs:
         yield (name, MISSING)
-        if not (SANDBOX / "data" / name).is_dir():
+        original = SANDBOX / "data" / name
+        if not original.is_dir():
             yield (name, DIRECTORY)
+        if original.is_file() and not original.is_symlink() and unreadable_support().prefix is not None:
+            yield (name, UNREADABLE)
 
 
 # What the contract keeps; a test of an unsafe fix may compare fewer (`keeps`).

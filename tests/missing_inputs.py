@@ -4,9 +4,13 @@ Issue 13's contract: a safe fix keeps stdout, stderr, exit status, the files
 written and the shell's state whenever every file the pipeline reads exists
 and is readable. Where an input is missing or is a directory, behaviour may
 differ "only as the rule's Fix safety section states, and only where the
-script does not observe it". The harness takes each input away in turn and
-compares again; a difference passes only when an allowance below, quoted
-from the rule document of a fix that was applied, explains it.
+script does not observe it"; the same goes for an input that is there but
+unreadable. The harness takes each input away in turn (missing, replaced by a
+directory, and, for a file, made unreadable) and compares again; a
+difference passes only when an allowance below, quoted from the rule
+document of a fix that was applied, explains it. The allowances apply
+whichever way the input went, so a rule document that has one speaks of a
+missing and an unreadable input alike (test_harness.py checks both).
 
 The comparison is black-box, so "where the script does not observe it" needs
 no rule of its own: what the script observes (`echo rc=$?`, `set -e`, a
@@ -14,8 +18,11 @@ variable, its own exit status, which is the last command's `$?`) shows up in
 stdout, the status or the state, and no allowance relaxes those beyond the
 narrow relations here.
 
-Not covered: unreadable inputs. The suite runs as root, and root reads a
-file whatever its mode bits say.
+An unreadable input is the file left in place with mode 000. Root reads a
+file whatever its mode bits say, so as root the scripts of that variant run
+under setpriv with CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH dropped from the
+bounding set (harness.unreadable_support); where neither that nor a non-root
+user is available, the variant is left out and the suite's header says why.
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ DATA = Path(__file__).parent / "sandbox" / "data"
 # Ways an input can be taken away.
 MISSING = "missing"
 DIRECTORY = "a directory"
+UNREADABLE = "unreadable"  # a regular file only: mode 000, read by a shell without root's DAC override
 
 
 def data_names(data: Path = DATA) -> frozenset[str]:

@@ -52,6 +52,8 @@ OBSERVED = [
     "trap 'echo failed' ERR\nset +e\n@PIPE@\necho after\n",  # an ERR trap runs under `set +e` too
     "( set -e; @PIPE@; echo in )\necho after\n",
     "set -e\ncase a in b) set +e;; esac\n@PIPE@\necho after\n",
+    "set -e\nif false; then set +e; else @PIPE@; echo in; fi\necho after\n",  # the other branch runs without it
+    "set -e\nif false; then :; elif false; then set +e; else @PIPE@; echo in; fi\necho after\n",
 ]
 
 NOT_OBSERVED = [

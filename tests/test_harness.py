@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from harness import SANDBOX, assert_same_behaviour, compare_behaviour, shells_for
-from missing_inputs import ALLOWANCES, CONSUMER_SKIPPED, absent_inputs, inputs_read
+from harness import SANDBOX, _variants, assert_same_behaviour, compare_behaviour, run_script, shells_for, unreadable_support
+from missing_inputs import ALLOWANCES, CONSUMER_SKIPPED, DIRECTORY, MISSING, UNREADABLE, absent_inputs, inputs_read
 from stderr_wording import normalise_stderr
 
 from pipelint import registry, ruledocs
@@ -97,6 +97,15 @@ def test_a_file_error_may_be_worded_differently():
     # uniq loses errno and names no reason; its standard input is the folder taken away.
     assert normalise_stderr(b"cat: d: Is a directory\n", "d") == normalise_stderr(b"uniq: error reading '-'\n", "d")
     assert normalise_stderr(b"uniq: error reading 'x'\n", "d") == b"uniq: error reading 'x'\n"
+    # An unreadable input, as cat, dd, bash and dash word it.
+    unreadable = b"words.txt: Permission denied\n"
+    assert normalise_stderr(b"cat: words.txt: Permission denied\n") == unreadable
+    assert normalise_stderr(b"dd: failed to open 'words.txt': Permission denied\n") == unreadable
+    assert normalise_stderr(b"/tmp/x/run.script: line 3: words.txt: Permission denied\n") == unreadable
+    assert normalise_stderr(b"/tmp/x/run.script: 3: cannot open words.txt: Permission denied\n") == unreadable
+    assert normalise_stderr(b"cat: 'my file.txt': Permission denied\n") == b"my file.txt: Permission denied\n"
+    # …and it stays a different error from a missing one.
+    assert normalise_stderr(b"cat: words.txt: No such file or directory\n") != unreadable
 
 
 def test_timings_are_not_compared(tmp_path):
@@ -123,6 +132,52 @@ def test_a_folder_in_place_of_an_input_is_compared_too(tmp_path):
     # `wc -l < words.txt` runs and fails to read; `cat words.txt | wc -l` counts nothing and succeeds.
     found = differences("cat words.txt | wc -l > /dev/null\necho \"rc=$?\"\n", "wc -l < words.txt > /dev/null\necho \"rc=$?\"\n", tmp_path)
     assert ("bash", "words.txt a directory", "stdout") in found
+
+
+def _needs_unreadable_inputs():
+    support = unreadable_support()
+    if support.prefix is None:
+        pytest.skip(f"unreadable inputs: {support.how}")
+
+
+def test_only_a_file_is_made_unreadable():
+    _needs_unreadable_inputs()
+    assert list(_variants(("words.txt", "src"))) == [
+        None, ("words.txt", MISSING), ("words.txt", DIRECTORY), ("words.txt", UNREADABLE), ("src", MISSING),
+    ]
+
+
+def test_the_unreadable_variant_refuses_the_input_and_still_writes(tmp_path):
+    """The file stays, mode 000, and the script cannot read it (root or not), yet writes what it did."""
+    _needs_unreadable_inputs()
+    script = b"cat words.txt; echo \"rc=$?\"; sort > out < words.txt; echo \"rc=$?\"; echo done > log\n"
+    for shell, redirect_failed in (("bash", b"rc=1"), ("dash", b"rc=2")):
+        outcome = run_script(script, tmp_path / "run", shell, take_away=("words.txt", UNREADABLE))
+        assert outcome.stdout == b"rc=1\n" + redirect_failed + b"\n", shell
+        assert normalise_stderr(outcome.stderr) == b"words.txt: Permission denied\n" * 2, shell
+        assert outcome.files["words.txt"].mode == 0 and outcome.files["words.txt"].content == (SANDBOX / "data" / "words.txt").read_bytes()
+        assert outcome.files["out"].content == b"" and outcome.files["log"].content == b"done\n"
+
+
+def test_an_unreadable_input_observed_by_the_script_is_a_difference(tmp_path):
+    # `cat` fails and `wc` counts nothing (rc=0); the redirect fails and `wc` never runs (rc=1).
+    _needs_unreadable_inputs()
+    original, fixed = "#!/bin/sh\ncat words.txt | wc -l; echo rc=$?\n", "#!/bin/sh\nwc -l < words.txt; echo rc=$?\n"
+    found = differences(original, fixed, tmp_path, path="script.sh")
+    for shell in ("bash", "dash"):
+        assert (shell, "words.txt unreadable", "stdout") in found
+        assert (shell, "words.txt missing", "stdout") in found
+        assert (shell, "inputs present", "stdout") not in found
+
+
+def test_an_unreadable_input_passes_what_the_rule_document_allows(tmp_path):
+    """PL001's Fix safety: the consumer does not run, so `out` is not created."""
+    _needs_unreadable_inputs()
+    original, fixed = "#!/bin/sh\ncat words.txt | grep a > out\necho end\n", "#!/bin/sh\ngrep a < words.txt > out\necho end\n"
+    assert not differences(original, fixed, tmp_path, path="script.sh")
+    # The same difference is not allowed to a rule whose document does not say so.
+    found = differences(original, fixed, tmp_path, path="script.sh", rules=("PL101",))
+    assert {("bash", "words.txt unreadable", "files"), ("dash", "words.txt unreadable", "files")} <= found
 
 
 @pytest.mark.parametrize(
@@ -203,3 +258,5 @@ def test_every_allowance_is_quoted_from_its_rule_document(code):
     text = " ".join(section.group(1).split())
     for allowance in ALLOWANCES[code]:
         assert " ".join(allowance.quote.split()) in text, (code, allowance.quote)
+    # The harness applies the allowances to an unreadable input as to a missing one: the document says so.
+    assert "unreadable" in text, code

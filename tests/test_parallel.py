@@ -10,7 +10,7 @@ import pytest
 from cli_helpers import run_cli
 
 from pipelint.output import FORMATS
-from pipelint.parallel import OrderedPool
+from pipelint.parallel import BATCH_SIZE, OrderedPool
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -83,10 +83,35 @@ def _slow_square(number: int) -> int:
     return number * number
 
 
+def _own_batch(job: int) -> int:
+    return BATCH_SIZE  # each job a batch of its own: spread over both workers
+
+
 def test_results_come_back_in_submission_order():
     with OrderedPool(_slow_square, 2) as pool:
-        results = list(pool.run(iter(range(20)), lambda number: number))
+        results = list(pool.run(iter(range(20)), lambda number: number, _own_batch))
     assert results == [(number, number * number) for number in range(20)]
+
+
+def test_jobs_travel_in_batches_and_come_back_in_order():
+    with OrderedPool(_slow_square, 2) as pool:
+        results = list(pool.run(iter(range(40)), lambda number: number, lambda job: BATCH_SIZE // 3))
+    assert results == [(number, number * number) for number in range(40)]
+
+
+def _fails_on_five(number: int) -> int:
+    if number == 5:
+        raise ValueError("five")
+    return number
+
+
+def test_an_exception_reaches_the_caller_at_its_own_job():
+    """The jobs before it in its batch come back first, as if each had run alone."""
+    taken = []
+    with OrderedPool(_fails_on_five, 2) as pool, pytest.raises(ValueError, match="five"):
+        for item, result in pool.run(iter(range(8)), lambda number: number):
+            taken.append(result)
+    assert taken == [0, 1, 2, 3, 4]
 
 
 def test_items_without_a_job_pass_through_in_order():
@@ -104,7 +129,8 @@ def _dies_in_a_worker(number: int) -> int:
     return number + 100
 
 
-def test_a_dead_worker_costs_nothing_but_time():
+@pytest.mark.parametrize("size_of", [_own_batch, lambda job: 1], ids=["a batch per job", "one batch"])
+def test_a_dead_worker_costs_nothing_but_time(size_of):
     with OrderedPool(_dies_in_a_worker, 2) as pool:
-        results = list(pool.run(iter(range(8)), lambda number: number))
+        results = list(pool.run(iter(range(8)), lambda number: number, size_of))
     assert results == [(number, number + 100) for number in range(8)]

@@ -80,7 +80,8 @@ KINDS: tuple[HostKind, ...] = (DOCKERFILE, GITHUB_ACTIONS, GITLAB_CI)
 def kind_of(path: PurePath | str | None, language_id: str | None = None) -> HostKind | None:
     """The host kind of a file, by its name; else by what the editor calls it (`dockerfile`, not `yaml`)."""
     if path is not None:
-        path = PurePath(path)  # once: building it per kind cost more than the matching
+        if not isinstance(path, PurePath):
+            path = PurePath(path)  # once: building it per kind cost more than the matching
         for kind in KINDS:
             if kind.matches(path):
                 return kind

@@ -12,6 +12,8 @@ import os
 import random
 import sys
 
+from harness import unreadable_support
+
 from .runner import run
 
 
@@ -25,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-save", action="store_true", help="do not shrink and save new failures")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
-    print(f"fuzzing with seed {seed}, {args.jobs} worker(s)", flush=True)
+    print(f"fuzzing with seed {seed}, {args.jobs} worker(s); unreadable inputs: {unreadable_support().how}", flush=True)
     report = run(
         seed,
         seconds=None if args.count else args.minutes * 60,

@@ -401,3 +401,29 @@ def test_a_consumer_the_script_defines_gets_an_unsafe_fix(script):
 def test_where_the_consumer_s_own_messages_or_output_would_go_elsewhere_the_fix_is_unsafe(script, tmp_path):
     (finding,) = [f for f in lint(script) if f.code == "PL001"]
     assert finding.fix.applicability is Applicability.UNSAFE
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "cat words.txt | sort > words.txt\necho done\n",
+        "cat ./words.txt | sort >> \"words.txt\"\necho done\n",
+        "cat words.txt | tee words.txt > /dev/null\necho done\n",
+    ],
+)
+def test_a_consumer_that_writes_its_own_input_gets_an_unsafe_fix(script):
+    """`cat f | sort > f` races the truncation and keeps f about half the time; `sort > f < f` always empties it."""
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert "writes the file it would read" in finding.help
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_the_fix_would_empty_a_file_the_consumer_writes_while_reading(shell, tmp_path):
+    """Shown by running: the redirect fix loses words.txt every time (the pipe does so only when cat loses the race)."""
+    from harness import run_script
+
+    source = b"cat words.txt | sort > words.txt\necho done\n"
+    source = source if shell == "bash" else b"#!/bin/sh\n" + source
+    after = run_script(fix(source, "s.bash" if shell == "bash" else "s.sh", unsafe=True), tmp_path, shell)
+    assert after.files["words.txt"].content == b""
