@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import os
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
@@ -34,6 +35,25 @@ class ParseFailure:
 
     start: int
     end: int
+
+
+@dataclass(frozen=True)
+class Only:
+    """Part of a script to lint (the language server's provisional lint, `lsp/provisional.py`).
+
+    Rules see only the candidates (nodes, commands, pipelines) that lie
+    within one of `ranges` (byte ranges, sorted, not overlapping), except
+    the rules named in `everywhere`, which see the whole script; embedded
+    scripts are found in the ranges only. The parse, the facts, the
+    suppressions and the filters on findings stay the whole script's.
+    """
+
+    ranges: tuple[tuple[int, int], ...]
+    everywhere: frozenset[str] = frozenset()
+
+    def holds(self, node: Node) -> bool:
+        index = bisect.bisect_right(self.ranges, (node.start_byte, float("inf"))) - 1
+        return index >= 0 and node.end_byte <= self.ranges[index][1]
 
 
 @dataclass
@@ -121,12 +141,14 @@ def check(
     mountinfo: str | None = None,
     region: Region | None = None,
     tree: Tree | None = None,
+    only: Only | None = None,
 ) -> CheckResult:
     """Lint one script with the given rule instances.
 
     region: when the script is the inner text of a region (`sh -c '…'`), the
     region, whose dialect and facts (errexit from the start…) apply.
     tree: tree-sitter's parse of source, when the caller has it (the language server's incremental one).
+    only: lint only these parts of the script (`Only`); None: all of it.
     """
     dialect = region.dialect if region is not None else detect(source, path)
     parsed = _parse(source, dialect, tree)
@@ -142,7 +164,7 @@ def check(
         region=region,
     )
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
-    findings, comments, commands = _walk(parsed, rules, context, guard)
+    findings, comments, commands = _walk(parsed, rules, context, guard, only)
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
     result.notes = parsed.guarded.notes()
     result.guarded = parsed.guarded
@@ -168,9 +190,10 @@ def check(
 
 
 def _walk(
-    parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard
+    parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard, only: Only | None = None
 ) -> tuple[list[Finding], list[Node], list[Node]]:
-    """Each candidate node handed to the rules whose hooks want it; the comments and trusted commands seen."""
+    """Each candidate node handed to the rules whose hooks want it; the comments and trusted commands seen
+    (with `only`, the commands within its ranges: where embedded scripts are looked for)."""
     found = candidates.find(candidates.plan(rules), parsed.root)
     if not parsed.root.has_error:  # captures skip ERROR subtrees: there, ask the tree
         context.wrapped_commands = found.wrapped
@@ -181,22 +204,39 @@ def _walk(
     for rule in rules:
         for kind in rule.node_types:
             by_type.setdefault(kind, []).append(rule)
+    wanted = _Wanted(only)
     for node in found.nodes:
-        for rule in by_type.get(node.type, ()):
+        for rule in wanted(by_type.get(node.type, ()), node):
             findings.extend(guard.run(rule, rule.check_node, node, context))
     commands = [node for node in found.commands if parsed.trusted(node.start_byte, node.end_byte)]
     on_command = [rule for rule in rules if rule.uses("check_command")]
     for node in commands:
-        _check_command(node, on_command, context, guard, findings)
+        _check_command(node, wanted(on_command, node), context, guard, findings)
     on_pipeline = [rule for rule in rules if rule.uses("check_pipeline")]
     for root in found.pipelines if on_pipeline else ():
-        if not parsed.trusted(root.start_byte, root.end_byte):
+        on_this = wanted(on_pipeline, root)
+        if not on_this or not parsed.trusted(root.start_byte, root.end_byte):
             continue
         built = pipelines.build(root, context.command)
         if built is not None:
-            for rule in on_pipeline:
+            for rule in on_this:
                 findings.extend(guard.run(rule, rule.check_pipeline, built, context))
+    if only is not None:
+        commands = [node for node in commands if only.holds(node)]
     return findings, found.comments, commands
+
+
+class _Wanted:
+    """The rules that see a candidate: all of them, or with `Only` outside its ranges, those it names everywhere."""
+
+    def __init__(self, only: Only | None) -> None:
+        self._only = only
+
+    def __call__(self, rules: Sequence[Rule], node: Node) -> Sequence[Rule]:
+        only = self._only
+        if only is None or not rules or only.holds(node):
+            return rules
+        return [rule for rule in rules if rule.code in only.everywhere]
 
 
 def _check_command(node: Node, rules: list[Rule], context: Context, guard: _Guard, findings: list[Finding]) -> None:

@@ -124,11 +124,13 @@ def lint(
     mountinfo: str | None = None,
     host: hosts.HostKind | None = None,
     tree: Tree | None = None,
+    only: checker.Only | None = None,
 ) -> checker.CheckResult:
     """Lint a script and the scripts inside it (`sh -c '…'`), all in the script's bytes.
 
     host: the file is no script but holds some (a Dockerfile): lint only the scripts it holds.
     tree: tree-sitter's parse of source, when the caller has it (a script's only).
+    only: lint only part of a script, and the scripts inside that part (`checker.Only`).
     """
     rules = settings.enabled_rules(path)
     name = str(path) if path else None
@@ -142,7 +144,7 @@ def lint(
         _lint_regions(result, scan.regions, scan.suppressions, check_region)
         result.findings = hosts.reported_once(result.findings, scan.regions)
     else:
-        result = checker.check(source, [rule() for rule in rules], name, settings, mountinfo, tree=tree)
+        result = checker.check(source, [rule() for rule in rules], name, settings, mountinfo, tree=tree, only=only)
         if not settings.embedded:
             return result
         _lint_regions(result, result.regions, result.suppressions, check_region)

@@ -14,6 +14,7 @@ read back from the same dictionaries: one mapping, two forms.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -114,10 +115,21 @@ def diagnostics_json(report: FileReport | None, index: LineIndex, encoding: Enco
     """The JSON array of the report's diagnostics, as pygls would write them (runs in the worker)."""
     if report is None:
         return "[]"
-    found = [_range_json(index, f.start, f.end, encoding) + _fields_json(f) for f in report.findings]
-    note = _failure_wire(index, report.parse_failures, encoding)
+    return findings_json(report.findings, report.parse_failures, index, encoding)
+
+
+def findings_json(findings: Sequence[Finding], failures: list[ParseFailure], index: LineIndex, encoding: Encoding) -> str:
+    """The JSON array of these findings' diagnostics, and the note on parse failures (a provisional lint's too)."""
+    found = [_range_json(index, f.start, f.end, encoding) + _fields_json(f) for f in findings]
+    note = _failure_wire(index, failures, encoding)
     if note is not None:
         found.append(json.dumps(note))
+    return "[" + ",".join(found) + "]"
+
+
+def moved_findings_json(moved: Sequence[tuple[Finding, int]], index: LineIndex, encoding: Encoding) -> str:
+    """The JSON array of findings each moved by some bytes (a provisional lint's, `provisional.lint_moved`)."""
+    found = [_range_json(index, f.start + delta, f.end + delta, encoding) + _fields_json(f) for f, delta in moved]
     return "[" + ",".join(found) + "]"
 
 

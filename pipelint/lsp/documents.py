@@ -9,7 +9,9 @@ back through `LineIndex`.
 from __future__ import annotations
 
 import pickle
-from dataclasses import dataclass, field
+import threading
+import time
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -22,7 +24,9 @@ from pipelint.dialect import LANGUAGE_IDS, detect, shebang_shell
 from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
 from pipelint.finding import RuleCrash
 from pipelint.linter import FileReport, host_kind, process
-from pipelint.lsp.diagnostics import diagnostics_json
+from pipelint.finding import Finding
+from pipelint.lsp import provisional
+from pipelint.lsp.diagnostics import diagnostics_json, moved_findings_json
 from pipelint.lsp.reparse import LastParses, reparse
 from pipelint.positions import Encoding, LineBreaks, LineIndex
 
@@ -189,6 +193,8 @@ class LintResult:
     config_error: str | None = None
     diagnostics: str = "[]"  # the report's diagnostics as JSON, written in the worker (diagnostics.py)
     crashes: list[RuleCrash] = field(default_factory=list)  # the report's, logged when the result arrives
+    # What a provisional lint of a later text starts from (provisional.py); None: none may.
+    baseline: provisional.Baseline | None = None
 
     def __getstate__(self) -> dict:
         # The diagnostics go out before anything reads the report: ~1,000 findings
@@ -213,12 +219,102 @@ def lint_document(job: LintJob) -> LintResult:
     path = document_path(job.uri)
     lookup = settings_for(path, job.folder)
     report = None
+    baseline = None
     if _lintable(job, lookup.settings):
         script = host_kind(lookup.settings, path, job.language_id) is None
         tree = LAST_PARSES.parse(job.uri, job.source) if script else None
         report = process(job.source, job.uri, lookup.settings, path, language_id=job.language_id, tree=tree)
+        if tree is not None and lookup.error is None:
+            baseline = provisional.baseline(job.source, tree, report)
+            if baseline is not None:
+                LAST_BASES.keep(job.uri, job.source, report.findings)
     found = diagnostics_json(report, LineIndex(job.source, LineBreaks.LSP), job.encoding)
-    return LintResult(lookup.settings, report, lookup.error, found, report.crashes if report is not None else [])
+    crashes = report.crashes if report is not None else []
+    return LintResult(lookup.settings, report, lookup.error, found, crashes, baseline)
+
+
+class LastBases:
+    """In a worker: the findings of each document's last exact lint seen here, for provisional lints to start from.
+
+    A provisional lint's job carries the exact lint's report pickled (the
+    server keeps it so); unpickling ~1,000 findings costs 7-15 ms
+    (bench_lsp.py, "unpack"), paid once per exact lint and worker, or never
+    in the worker that made it.
+    """
+
+    KEPT = 8
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[bytes, list[Finding]]] = {}
+        self._lock = threading.Lock()
+
+    def keep(self, uri: str, source: bytes, findings: list[Finding]) -> None:
+        with self._lock:
+            self._kept.pop(uri, None)
+            self._kept[uri] = (source, findings)
+            while len(self._kept) > self.KEPT:
+                del self._kept[next(iter(self._kept))]
+
+    def findings(self, uri: str, source: bytes, report: FileReport | PackedReport) -> list[Finding]:
+        with self._lock:
+            kept = self._kept.get(uri)
+        if kept is not None and kept[0] == source:
+            return kept[1]
+        unpacked = report.unpack() if isinstance(report, PackedReport) else report
+        findings = unpacked.findings if unpacked is not None else []
+        self.keep(uri, source, findings)
+        return findings
+
+
+LAST_BASES = LastBases()
+
+
+@dataclass(frozen=True)
+class ProvisionalJob:
+    """A provisional lint (provisional.py): the document's text, and its last exact lint to start from."""
+
+    job: LintJob
+    base_source: bytes
+    base_report: FileReport | PackedReport
+    baseline: provisional.Baseline
+    base_settings: Settings
+
+    @classmethod
+    def of(cls, job: LintJob, base: Snapshot) -> ProvisionalJob:
+        assert base.result.report is not None and base.result.baseline is not None
+        return cls(job, base.source, base.result.report, base.result.baseline, base.settings)
+
+
+@dataclass(frozen=True)
+class ProvisionalResult:
+    diagnostics: str | None  # the diagnostics' JSON; None: no provisional result (reason says why)
+    reason: str = ""
+    took: float = 0.0  # seconds in the worker
+
+
+def provisional_document(job: ProvisionalJob) -> ProvisionalResult:
+    """The provisional diagnostics of a document's text (runs in the worker)."""
+    started = time.perf_counter()
+    result = _provisional_document(job)
+    return replace(result, took=time.perf_counter() - started)
+
+
+def _provisional_document(job: ProvisionalJob) -> ProvisionalResult:
+    lint = job.job
+    path = document_path(lint.uri)
+    lookup = settings_for(path, lint.folder)
+    if lookup.error is not None or not _lintable(lint, lookup.settings):
+        return ProvisionalResult(None, "not linted as a script with these settings")
+    if host_kind(lookup.settings, path, lint.language_id) is not None:
+        return ProvisionalResult(None, "not a script")
+    findings = LAST_BASES.findings(lint.uri, job.base_source, job.base_report)
+    base = provisional.Base(job.base_source, findings, job.baseline, job.base_settings)
+    tree = LAST_PARSES.parse(lint.uri, lint.source)
+    try:
+        moved = provisional.lint_moved(base, lint.source, tree, lookup.settings, path)
+    except provisional.Skipped as reason:
+        return ProvisionalResult(None, str(reason))
+    return ProvisionalResult(moved_findings_json(moved, LineIndex(lint.source, LineBreaks.LSP), lint.encoding))
 
 
 def fix_document(job: LintJob) -> bytes | None:

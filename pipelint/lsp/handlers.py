@@ -1,7 +1,8 @@
 """What the server does for each LSP message it handles; `register` wires them up.
 
 Notifications keep the server's state (`server.py`); requests answer from it
-and never wait for a lint (see server.py for what each one uses).
+and wait for no lint, but a code action on a text whose provisional
+diagnostics the client holds waits for its exact lint (see server.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pipelint.lsp.documents import (
 )
 
 if TYPE_CHECKING:
+    from pipelint.lsp.documents import Snapshot
     from pipelint.lsp.server import PipelintServer
 
 CONFIG_GLOBS = tuple(f"**/{name}" for name in config.CONFIG_FILES)
@@ -72,19 +74,24 @@ def did_change_watched_files(ls: PipelintServer, params: types.DidChangeWatchedF
 
 async def code_action(ls: PipelintServer, params: types.CodeActionParams) -> list[types.CodeAction] | None:
     document = ls.requested(params.text_document.uri)
-    snapshot = ls.current_snapshot(document)
+    # Exact results only: with provisional diagnostics shown, after the exact lint of this text.
+    snapshot = await ls.snapshot_for_actions(document)
+    if ls.current(document.uri) is not document:
+        return None  # changed while the exact lint ran: the client asks again for the new text
     only = params.context.only
     found: list[types.CodeAction] = []
     if snapshot is not None and actions.wanted(types.CodeActionKind.QuickFix, only):
         found += actions.quick_fixes(snapshot, params.range, ls.encoding, ls.versioned_edits)
     if actions.wanted(actions.FIX_ALL, only):
-        fix_all = await _fix_all(ls, document, asked_by_kind=bool(only))
+        fix_all = await _fix_all(ls, document, snapshot, asked_by_kind=bool(only))
         if fix_all is not None:
             found.append(fix_all)
     return found or None
 
 
-async def _fix_all(ls: PipelintServer, document: DocumentText, asked_by_kind: bool) -> types.CodeAction | None:
+async def _fix_all(
+    ls: PipelintServer, document: DocumentText, snapshot: Snapshot | None, asked_by_kind: bool
+) -> types.CodeAction | None:
     """Asked for by kind (format on save, a command): computed now, for the current text.
 
     Offered alongside quick fixes on every cursor move: only when the current
@@ -93,7 +100,6 @@ async def _fix_all(ls: PipelintServer, document: DocumentText, asked_by_kind: bo
     """
     if too_large(document):
         return _too_large_to_fix(ls, document) if asked_by_kind else None
-    snapshot = ls.current_snapshot(document)
     if snapshot is not None and not actions.has_fixes(snapshot):
         return None
     if not asked_by_kind:

@@ -8,6 +8,15 @@ was running and one more, whatever its length).  A result is published only
 if the document still holds the text that was linted under the same config:
 stale results are dropped by version and config generation.
 
+A change also starts a provisional lint (`provisional.py`), latest-wins the
+same way, and the exact lint of the text waits for it: only the top-level
+statements the edit touched are linted, the findings of the others are
+carried over from the last exact lint.  Its diagnostics go out at once for
+the text's version (unless that version's exact ones are out already); the
+exact ones follow when they differ.  When the provisional lint cannot be exact it gives no
+result, and only the exact lint's diagnostics go out.  Nothing else reads a
+provisional result: a snapshot is always an exact lint's.
+
 No request waits for a lint:
 - hover needs only the current text's parse tree.  It is built on the loop,
   right after a lint's diagnostics are sent or at the first request that
@@ -18,7 +27,9 @@ No request waits for a lint:
 - quick fixes and "disable" come from the snapshot of the current version.
   While the newest text is not linted yet there is none, so none are offered:
   the client's diagnostics are for an older text too, and clients ask again
-  when new diagnostics arrive;
+  when new diagnostics arrive.  Except when the client holds provisional
+  diagnostics of the current version: the exact ones may bring no new
+  publication to ask again on, so the request waits for the exact lint;
 - fix-all asked for by kind (format on save) is computed for the current text
   in the worker, beside any lint in progress; offered next to quick fixes, it
   needs a current snapshot that has something to fix, and is resolved in the
@@ -36,6 +47,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,11 +65,13 @@ from pipelint.lsp.diagnostics import notification_json, to_json, too_large_diagn
 from pipelint.lsp.documents import (
     DocumentText,
     LintJob,
+    ProvisionalJob,
     Snapshot,
     document_path,
     fix_document,
     is_config_file,
     lint_document,
+    provisional_document,
     too_large,
     too_large_message,
 )
@@ -82,6 +96,12 @@ class PipelintServer(LanguageServer):
         self.snapshots: dict[str, Snapshot] = {}  # the latest lint result kept (current or not)
         self.linting: dict[str, Lint] = {}  # at most one lint per document
         self.relint: set[str] = set()  # changed while their lint ran: lint the newest text after it
+        self.provisionals: dict[str, Lint] = {}  # at most one provisional lint per document
+        self.reprovisional: set[str] = set()  # changed while their provisional lint ran
+        self.provisioned: dict[str, DocumentText] = {}  # the text each document's last provisional lint was of
+        self.deferred: set[str] = set()  # their exact lint waits for their provisional one
+        # The provisional diagnostics published for a document's current text, until its exact ones arrive.
+        self.shown: dict[str, tuple[DocumentText, str]] = {}
         self.fixes: dict[str, tuple[DocumentText, asyncio.Future]] = {}  # fix-all, per text
         self.shown_errors: set[str] = set()
         # Bumped by every config reload: a lint started under older settings is
@@ -191,7 +211,12 @@ class PipelintServer(LanguageServer):
 
     # -- linting ------------------------------------------------------------
     def request_lint(self, uri: str) -> None:
-        """Lint the document's current text in the worker now; if a lint of the document runs, after it."""
+        """Lint the document's current text in the worker now; if a lint of the document runs, after it.
+
+        When a provisional lint of the change can start, it runs first and the
+        exact lint after it: on two cores shared with the editor, the two side
+        by side made the provisional one two to three times slower.
+        """
         document = self.current(uri)
         if document is None:
             return
@@ -199,10 +224,14 @@ class PipelintServer(LanguageServer):
         if running is not None:
             if not running.is_of(document, self.config_generation):
                 self.relint.add(uri)  # only the newest text counts: the set keeps no versions
+                self.request_provisional(document)
             return
         if too_large(document):
             self.snapshots.pop(uri, None)
             self.publish(uri, document.version, to_json([too_large_diagnostic(too_large_message(document))]))
+            return
+        if self.request_provisional(document) or uri in self.provisionals:
+            self.deferred.add(uri)  # the exact lint starts when the provisional one ends
             return
         generation = self.config_generation
         self.linting[uri] = Lint(document, generation, asyncio.ensure_future(self._lint(document, generation)))
@@ -222,6 +251,55 @@ class PipelintServer(LanguageServer):
                 self.relint.discard(uri)
                 self.request_lint(uri)
 
+    def request_provisional(self, document: DocumentText) -> bool:
+        """Start a provisional lint of the text (one per document and text); whether one started.
+
+        If a provisional lint of an older text runs, this one starts after it.
+        It needs the document's last exact lint, of another text, under the same config.
+        """
+        uri = document.uri
+        running = self.provisionals.get(uri)
+        if running is not None:
+            if not running.is_of(document, self.config_generation):
+                self.reprovisional.add(uri)
+            return False
+        base = self.snapshots.get(uri)
+        if self.provisioned.get(uri) is document or base is None or base.document is document or too_large(document):
+            return False
+        if base.result.baseline is None or base.result.report is None or base.source == document.source:
+            return False
+        self.provisioned[uri] = document
+        generation = self.config_generation
+        task = asyncio.ensure_future(self._provisional(document, base, generation))
+        self.provisionals[uri] = Lint(document, generation, task)
+        return True
+
+    async def _provisional(self, document: DocumentText, base: Snapshot, generation: int) -> None:
+        uri = document.uri
+        started = time.perf_counter()
+        try:
+            result = await self.worker.run(provisional_document, ProvisionalJob.of(self.job(document), base))
+            took = f"{(time.perf_counter() - started) * 1000:.0f} ms, {result.took * 1000:.0f} in the worker"
+            if result.diagnostics is None:
+                self.trace(f"provisional diagnostics of {uri} version {document.version}: none ({result.reason}; {took})")
+            elif self.current(uri) is document and generation == self.config_generation and self.current_snapshot(document) is None:
+                self.shown[uri] = (document, result.diagnostics)
+                self.publish(uri, document.version, result.diagnostics)
+                self.trace(f"provisional diagnostics of {uri} version {document.version}: published ({took})")
+        except Exception as error:  # the exact lint follows: log it, and bother no one
+            detail = "".join(traceback.format_exception(error))
+            self.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=f"{uri}: provisional lint: {detail}"))
+        finally:
+            self.provisionals.pop(uri, None)
+            current = self.current(uri)
+            if uri in self.reprovisional:
+                self.reprovisional.discard(uri)
+                if current is not None and not too_large(current) and self.current_snapshot(current) is None:
+                    self.request_provisional(current)
+            if uri in self.deferred:
+                self.deferred.discard(uri)
+                self.request_lint(uri)  # after the provisional lint started just now, if one did
+
     def accept(self, snapshot: Snapshot) -> None:
         self.snapshots[snapshot.uri] = snapshot
         error = snapshot.config_error
@@ -229,7 +307,12 @@ class PipelintServer(LanguageServer):
             self.shown_errors.add(error)
             self.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=f"pipelint: {error}"))
         self.log_rule_crashes(snapshot)
-        self.publish(snapshot.uri, snapshot.version, snapshot.diagnostics)
+        shown = self.shown.pop(snapshot.uri, None)
+        if shown is not None and shown[0] is snapshot.document and shown[1] == snapshot.diagnostics:
+            self.trace(f"exact diagnostics of {snapshot.uri} version {snapshot.version}: the same as the provisional ones")
+        else:
+            self.publish(snapshot.uri, snapshot.version, snapshot.diagnostics)
+            self.trace(f"exact diagnostics of {snapshot.uri} version {snapshot.version}: published")
         # Editors ask for code actions as soon as diagnostics arrive (VS Code for
         # its light bulb), and those need the tree and the findings: parse and
         # unpickle now, after the diagnostics have gone out, rather than when
@@ -246,6 +329,28 @@ class PipelintServer(LanguageServer):
         for crash in snapshot.crashes:
             message = f"internal error in {crash.code} on {snapshot.uri} (please report): {crash.summary}\n{crash.traceback}"
             self.window_log_message(types.LogMessageParams(type=types.MessageType.Error, message=message))
+
+    def shows_provisional(self, document: DocumentText) -> bool:
+        """The client holds provisional diagnostics of this text: its exact ones may bring no new publication."""
+        shown = self.shown.get(document.uri)
+        return shown is not None and shown[0] is document
+
+    async def snapshot_for_actions(self, document: DocumentText) -> Snapshot | None:
+        """The current text's snapshot; if the client holds provisional diagnostics of it, after its exact lint."""
+        snapshot = self.current_snapshot(document)
+        if snapshot is not None or not self.shows_provisional(document):
+            return snapshot
+        while True:
+            snapshot = self.current_snapshot(document)
+            running = self.linting.get(document.uri)
+            if snapshot is not None or running is None or self.current(document.uri) is not document:
+                return snapshot
+            await asyncio.shield(running.task)  # a cancelled request does not cancel the lint
+
+    def trace(self, message: str) -> None:
+        """`$/logTrace`, when the client asked for a trace (`$/setTrace`): what each lint published."""
+        if getattr(self.protocol, "trace", types.TraceValue.Off) != types.TraceValue.Off:
+            self.log_trace(types.LogTraceParams(message=f"pipelint: {message}"))
 
     def publish(self, uri: str, version: int | None, found: str) -> None:
         """publishDiagnostics; found: the diagnostics' JSON array (diagnostics.py)."""
@@ -265,9 +370,10 @@ class PipelintServer(LanguageServer):
             raise
 
     def forget(self, uri: str) -> None:
-        for table in (self.snapshots, self.texts, self.fixes):
+        for table in (self.snapshots, self.texts, self.fixes, self.shown, self.provisioned):
             table.pop(uri, None)
-        self.relint.discard(uri)
+        for marks in (self.relint, self.reprovisional, self.deferred):
+            marks.discard(uri)
         self.publish(uri, None, "[]")
 
     def reload_config(self) -> None:
@@ -277,6 +383,8 @@ class PipelintServer(LanguageServer):
         self.shown_errors.clear()
         self.snapshots.clear()
         self.fixes.clear()
+        self.shown.clear()
+        self.provisioned.clear()
         for document in list(self.workspace.text_documents.values()):
             if not is_config_file(document_path(document.uri)):
                 self.request_lint(document.uri)

@@ -16,15 +16,24 @@ Part 1, in this process (medians, and the fastest run):
   diagnostics  findings → the diagnostics' JSON, in the worker (LineIndex, LSP line ends);
                "cold": nothing kept from the last lint, "kept": each finding's JSON
                but its range kept from the lint before (a keystroke's case)
+  provisional  the provisional lint of a character typed in a pipeline of a function
+               body mid-file (lsp/provisional.py), from the exact lint before it:
+               checks, the rules on the touched statements, the carried findings;
+               "+ JSON" with the diagnostics' JSON; the engine's whole-script steps
+               inside it (parse guards, the candidates' query, the variable facts)
   wire         the notification spliced around that JSON, on the server's loop
   (lsprotocol) the same diagnostics as lsprotocol objects + pygls' unstructure and
                json.dumps: what the server did before it wrote JSON itself
 
 Part 2, one real server per place the lint can run (PIPELINT_LSP_LINT_IN),
 driven over stdio by a pytest-lsp client, side by side in one run:
-  didChange → diagnostics   a new version sent → its publishDiagnostics received
-  burst: last → diagnostics --burst keystrokes --gap ms apart (a typist); from the
-                            last one sent to its diagnostics, and how many versions
+  didChange → diagnostics   a new version sent (a character typed in a pipeline of a
+                            function body mid-file) → its first publishDiagnostics
+                            (provisional ones when the server sends them)
+  didChange → exact         → the exact lint of that version done ($/logTrace) received
+  burst: last → diagnostics --burst keystrokes --gap ms apart (a typist, where
+                            didChange types); from the last one sent to its first
+                            diagnostics, and how many versions
                             were published meanwhile (latest wins: no pile-up)
   hover after diagnostics   a hover on a directive just after a lint's diagnostics
                             arrive (the server parses that text meanwhile)
@@ -55,19 +64,34 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lsp"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from large_script import large_script  # noqa: E402
-from lsp_client import change_document, file_uri, lsp_server, open_document, published  # noqa: E402
+from lsp_client import (  # noqa: E402
+    change_document,
+    exact_diagnostics,
+    file_uri,
+    lsp_server,
+    open_document,
+    published,
+    trace_verbosely,
+)
 from lsprotocol import types  # noqa: E402
 from pygls.protocol import default_converter  # noqa: E402
 
 from pipelint import syntax  # noqa: E402
 from pipelint.linter import process  # noqa: E402
-from pipelint.lsp import diagnostics  # noqa: E402
+from pipelint import candidates, facts, parse_guards  # noqa: E402
+from pipelint.lsp import diagnostics, provisional  # noqa: E402
 from pipelint.lsp.documents import DocumentText, LintJob, Snapshot, lint_document, settings_for  # noqa: E402
 from pipelint.lsp.reparse import reparse  # noqa: E402
 from pipelint.lsp.worker import LINT_IN_VARIABLE, PLACES  # noqa: E402
 from pipelint.positions import Encoding, LineBreaks, LineIndex  # noqa: E402
 
 DIRECTIVE = "# pipelint: disable=PL003"
+
+
+def typed(text: str, count: int) -> str:
+    """text with count characters typed at the end of a word of a pipeline, in a function body mid-file."""
+    at = text.index("healthcheck", len(text) // 2) + len("healthcheck")
+    return text[:at] + "x" * count + text[at:]
 
 
 def timed(function, runs: int) -> tuple[list[float], object]:
@@ -127,10 +151,56 @@ def in_process(text: str, folder: Path, runs: int, profile: bool) -> None:
     row("diagnostics, kept", warm)
     row("wire", wire)
     row("(lsprotocol + unstructure)", typed, "the server's way before it wrote JSON")
+    provisional_rows(source, settings, path, runs)
     if profile:
         profiler = cProfile.Profile()
         profiler.runcall(process, source, "big.sh", settings, path)
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(15)
+
+
+class Timed:
+    """Wraps a function, adding up the time spent in it."""
+
+    def __init__(self, owner, name: str) -> None:
+        self.owner, self.name, self.function, self.spent = owner, name, getattr(owner, name), 0.0
+
+    def __call__(self, *arguments, **keywords):
+        started = time.perf_counter()
+        try:
+            return self.function(*arguments, **keywords)
+        finally:
+            self.spent += time.perf_counter() - started
+
+
+def provisional_rows(source: bytes, settings, path: Path, runs: int) -> None:
+    tree = syntax.parse(source)
+    report = process(source, "big.sh", settings, path, tree=tree)
+    base = provisional.Base(source, report.findings, provisional.baseline(source, tree, report), settings)
+    edited = typed(source.decode(), 1).encode()
+    new_tree = reparse(source, tree, edited)
+    index = lambda: LineIndex(edited, LineBreaks.LSP)  # noqa: E731
+
+    def lint():
+        return provisional.lint_moved(base, edited, new_tree, settings, path)
+
+    moved = lint()
+    alone, _ = timed(lint, runs)
+    with_json, _ = timed(lambda: diagnostics.moved_findings_json(lint(), index(), Encoding.UTF16), runs)
+    parts = [Timed(parse_guards, "guard"), Timed(candidates, "find"), Timed(facts._Variables, "of")]
+    for part in parts:
+        setattr(part.owner, part.name, part)
+    try:
+        timed(lint, runs)
+    finally:
+        for part in parts:
+            setattr(part.owner, part.name, part.function)
+    fresh = sum(1 for _, delta in moved if delta == 0)
+    row("provisional lint", alone, f"{len(moved)} findings, {len(moved) - fresh} carried after the edit")
+    row("provisional + JSON", with_json, "(what the worker does for a provisional job)")
+    steps = ", ".join(f"{part.name} {part.spent / runs * 1000:.1f} ms" for part in parts)
+    print(f"  {'':26} whole-script steps inside it (mean): guard, candidates, variables: {steps}")
+    print(f"  {'':26} baseline for it, made by the exact lint: "
+          f"{statistics.median(timed(lambda: provisional.baseline(source, tree, report), runs)[0]) * 1000:.1f} ms")
 
 
 def lsprotocol_notification(snapshot: Snapshot) -> str:
@@ -155,25 +225,29 @@ async def one_place(place: str, text: str, folder: Path, runs: int, burst: int, 
     text = text + DIRECTIVE + "\n"
     directive_line = text.count("\n") - 1
     async with lsp_server(folder, env={LINT_IN_VARIABLE: place}) as client:
+        trace_verbosely(client)
         uri = file_uri(folder / f"bench-{place}.sh")
         open_document(client, uri, text)
         await published(client, uri, version=1, timeout=120)  # warm: the workers import the engine
-        changes, idle, busy = [], [], []
+        changes, exact, idle, busy = [], [], [], []
         for run in range(runs):
             version = 2 * run + 2
+            marked = len(client.traces)
             sent = time.perf_counter()
-            change_document(client, uri, text + "#" * run, version)
+            change_document(client, uri, typed(text, version), version)
             changes.append((await published(client, uri, version=version, timeout=120)).at - sent)
+            exact.append((await exact_diagnostics(client, uri, version, after=marked, timeout=120)).at - sent)
             idle.append(await timed_hover(client, uri, directive_line))
-            busy.extend(await hovers_during_a_lint(client, uri, text + "#" * run + " ", version + 1, directive_line))
+            busy.extend(await hovers_during_a_lint(client, uri, typed(text, version + 1), version + 1, directive_line))
         bursts, shown = [], []
         for run in range(max(1, runs // 3) if burst else 0):
             first_version = 1000 * (run + 1)
-            latency, count = await typing_burst(client, uri, text + "x" * run, first_version, burst, gap)
+            latency, count = await typing_burst(client, uri, text, 1000 * (run + 1), first_version, burst, gap)
             bursts.append(latency)
             shown.append(count)
     print(f"{place}:")
-    row("didChange → diagnostics", changes)
+    row("didChange → diagnostics", changes, "(the first: provisional ones where given)")
+    row("didChange → exact", exact, "(the exact lint of the version done)")
     row("hover after diagnostics", idle)
     ranked = sorted(busy)
     p90, worst = ranked[int(len(ranked) * 0.9)] * 1000, ranked[-1] * 1000
@@ -183,15 +257,16 @@ async def one_place(place: str, text: str, folder: Path, runs: int, burst: int, 
         row("burst: last → diagnostics", bursts, note)
 
 
-async def typing_burst(client, uri: str, text: str, first_version: int, keystrokes: int, gap: float) -> tuple[float, int]:
-    """Keystrokes gap apart; the time from the last one to its diagnostics, and how many versions were published."""
+async def typing_burst(
+    client, uri: str, text: str, typed_before: int, first_version: int, keystrokes: int, gap: float
+) -> tuple[float, int]:
+    """Keystrokes gap apart (`typed`); the time from the last one to its first diagnostics, and how many versions were published."""
     mark = len(client.published)
     for keystroke in range(keystrokes):
         if keystroke:
             await asyncio.sleep(gap)
-        text += "#"
         sent = time.perf_counter()
-        change_document(client, uri, text, first_version + keystroke)
+        change_document(client, uri, typed(text, typed_before + keystroke + 1), first_version + keystroke)
     last = first_version + keystrokes - 1
     latency = (await published(client, uri, version=last, timeout=120)).at - sent
     versions = {p.params.version for p in client.published[mark:] if p.params.uri == uri}
@@ -199,11 +274,16 @@ async def typing_burst(client, uri: str, text: str, first_version: int, keystrok
 
 
 async def hovers_during_a_lint(client, uri: str, text: str, version: int, line: int) -> list[float]:
-    mark = len(client.published)
+    """Hovers one after another from a change until its exact lint is done (or its diagnostics, for a server that does not say)."""
+    mark, marked = len(client.published), len(client.traces)
     change_document(client, uri, text, version)
     client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
     samples = [await timed_hover(client, uri, line)]
-    while not any(p.params.uri == uri and p.params.version == version for p in client.published[mark:]):
+    exact = f"exact diagnostics of {uri} version {version}:"
+    while not (
+        any(exact in t.message for t in client.traces[marked:])
+        or not client.traces and any(p.params.uri == uri and p.params.version == version for p in client.published[mark:])
+    ):
         samples.append(await timed_hover(client, uri, line))
     return samples
 

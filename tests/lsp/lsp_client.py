@@ -46,15 +46,27 @@ def _record_registration(client: LanguageClient, params: types.RegistrationParam
     client.registrations.extend(params.registrations)
 
 
+@dataclass
+class Traced:
+    message: str
+    at: float
+
+
+def _record_trace(client: LanguageClient, params: types.LogTraceParams) -> None:
+    client.traces.append(Traced(params.message, time.perf_counter()))
+
+
 def make_client() -> LanguageClient:
     """pytest-lsp's test client, also keeping every publishDiagnostics with its version and time."""
     client = LanguageClient(converter_factory=default_converter)
     features = dict(DEFAULT_CLIENT_FEATURES)
     features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = _record_diagnostics
     features[types.CLIENT_REGISTER_CAPABILITY] = _record_registration
+    features[types.LOG_TRACE] = _record_trace
     register_lsp_features(client, features)
     client.published = []
     client.registrations = []
+    client.traces = []
     return client
 
 
@@ -102,6 +114,27 @@ async def published(client: LanguageClient, uri: str, version: int | None = None
                 return item
         await asyncio.sleep(0.005)
     raise AssertionError(f"no diagnostics for {uri} version {version} within {timeout} s")
+
+
+def trace_verbosely(client: LanguageClient) -> None:
+    """Ask the server for `$/logTrace` (it says which lint published what, server.py `trace`)."""
+    client.protocol.notify(types.SET_TRACE, types.SetTraceParams(value=types.TraceValue.Verbose))
+
+
+async def traced(client: LanguageClient, text: str, after: int = 0, timeout: float = 10.0) -> Traced:
+    """The first `$/logTrace` holding text among those received after index `after`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for item in client.traces[after:]:
+            if text in item.message:
+                return item
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"no trace with {text!r} within {timeout} s")
+
+
+async def exact_diagnostics(client: LanguageClient, uri: str, version: int, after: int = 0, timeout: float = 10.0) -> Traced:
+    """When the exact lint of that version was done: its diagnostics published, or found the same as the provisional ones."""
+    return await traced(client, f"exact diagnostics of {uri} version {version}:", after, timeout)
 
 
 async def diagnostics(client: LanguageClient, uri: str, version: int | None = None, after: int = 0) -> list[types.Diagnostic]:

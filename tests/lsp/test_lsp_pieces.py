@@ -122,8 +122,9 @@ def test_check_does_not_import_the_language_server(tmp_path):
 
 
 async def settled(server) -> None:
-    while server.linting:
-        await asyncio.gather(*[lint.task for lint in server.linting.values()])
+    """No lint runs, exact or provisional (an exact lint may wait for a provisional one to start)."""
+    while server.linting or server.provisionals:
+        await asyncio.gather(*[lint.task for lint in [*server.linting.values(), *server.provisionals.values()]])
 
 
 def server_with_one_document(monkeypatch, uri: str, place: str = "loop"):

@@ -103,3 +103,77 @@ async def test_a_config_reload_during_a_lint_lints_the_same_text_again(held):
     await settled(server)
     assert engine.texts == [b"cat a | grep x\n"] * 2
     assert [p.version for p in published] == [2]
+
+
+# -- provisional diagnostics (lsp/provisional.py) --------------------------------
+
+TEXT = "echo 0\ncat a | grep x\necho 1\n"
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    """A server whose worker jobs are recorded in order: ("exact" or "provisional", version's text)."""
+    from pipelint.lsp import server as server_module
+
+    server, shown, logged, published = server_with_one_document(monkeypatch, URI, "thread")
+    jobs: list[tuple[str, bytes]] = []
+    lint, provisional = server_module.lint_document, server_module.provisional_document
+
+    def exact_job(job):
+        jobs.append(("exact", job.source))
+        return lint(job)
+
+    def provisional_job(job):
+        jobs.append(("provisional", job.job.source))
+        return provisional(job)
+
+    monkeypatch.setattr(server_module, "lint_document", exact_job)
+    monkeypatch.setattr(server_module, "provisional_document", provisional_job)
+    yield server, jobs, published, monkeypatch
+    server.worker.stop()
+
+
+async def test_a_change_gets_a_provisional_lint_and_then_the_exact_one(recorded):
+    server, jobs, published, _ = recorded
+    type_text(server, TEXT, 2)
+    await settled(server)  # no exact lint before: no provisional one
+    edited = TEXT.replace("grep x", "grep xy")
+    type_text(server, edited, 3)
+    await settled(server)
+    assert jobs == [("exact", TEXT.encode()), ("provisional", edited.encode()), ("exact", edited.encode())]
+    # Published once: the exact diagnostics were the same as the provisional ones.
+    assert [(p.version, [d.code for d in p.diagnostics]) for p in published] == [(2, ["PL001"]), (3, ["PL001"])]
+
+
+async def test_the_exact_diagnostics_go_out_when_they_differ_from_the_provisional_ones(recorded):
+    from pipelint.lsp import server as server_module
+    from pipelint.lsp.documents import ProvisionalResult
+
+    server, jobs, published, monkeypatch = recorded
+    type_text(server, TEXT, 2)
+    await settled(server)
+    monkeypatch.setattr(server_module, "provisional_document", lambda job: ProvisionalResult("[]"))
+    type_text(server, TEXT.replace("grep x", "grep xy"), 3)
+    await settled(server)
+    assert [(p.version, [d.code for d in p.diagnostics]) for p in published] == [(2, ["PL001"]), (3, []), (3, ["PL001"])]
+
+
+async def test_provisional_diagnostics_of_a_text_already_changed_again_are_not_published(recorded):
+    from pipelint.lsp import server as server_module
+
+    server, jobs, published, monkeypatch = recorded
+    type_text(server, TEXT, 2)
+    await settled(server)
+    release = threading.Event()
+    provisional = server_module.provisional_document
+
+    def held(job):
+        release.wait(timeout=30)
+        return provisional(job)
+
+    monkeypatch.setattr(server_module, "provisional_document", held)
+    type_text(server, TEXT.replace("grep x", "grep xy"), 3)
+    type_text(server, TEXT.replace("grep x", "grep xyz"), 4)  # while version 3's provisional lint runs
+    release.set()
+    await settled(server)
+    assert [p.version for p in published] == [2, 4]
