@@ -57,8 +57,11 @@ def did_save(ls: PipelintServer, params: types.DidSaveTextDocumentParams) -> Non
     uri = params.text_document.uri
     if is_config_file(document_path(uri)):
         ls.reload_config()
-    else:
-        ls.request_lint(uri)
+        return
+    document = ls.current(uri)
+    if document is not None and ls.current_snapshot(document) is not None:
+        return  # this text's exact diagnostics are out, and a save changes nothing a lint reads
+    ls.request_lint(uri)  # else its lint runs (no second one) or has yet to
 
 
 def did_close(ls: PipelintServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -71,6 +71,17 @@ async def test_save_of_the_text_being_linted_costs_no_second_lint(client, worksp
     assert len([p for p in client.published[mark:] if p.params.uri == uri]) == 1
 
 
+async def test_save_of_a_text_already_linted_costs_no_lint(client, workspace):
+    """Whether the lint ended before the save came or not (on a busy machine it often has): one publish."""
+    uri = file_uri(workspace / "saved-late.sh")
+    open_document(client, uri, SCRIPT)
+    await diagnostics(client, uri, version=1)
+    mark = len(client.published)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    await asyncio.sleep(QUIET_SECONDS)
+    assert [p for p in client.published[mark:] if p.params.uri == uri] == []
+
+
 async def test_close_clears_the_diagnostics(client, workspace):
     uri = file_uri(workspace / "closed.sh")
     open_document(client, uri, SCRIPT)
