@@ -113,11 +113,16 @@ def absent_inputs(source: bytes, names: frozenset[str] | None = None) -> tuple[s
 def _absent_name(word: Node, source: bytes, names: frozenset[str]) -> str | None:
     """The name word opens when that file never exists, else None."""
     text = syntax.text(word)
+    operand = text.startswith(b"if=") or (word.parent is not None and word.parent.type == "file_redirect")
     text = text[3:] if text.startswith(b"if=") else text
     literal = syntax.literal_value(word)
+    if literal is None and re.fullmatch(rb"(?:[\w.,+-]|\\.)+", text):
+        literal = re.sub(rb"\\(.)", rb"\1", text)  # `\-`, `a\ b`: escaped, yet a plain name
     if literal is not None:
         literal = literal[3:] if literal.startswith(b"if=") else literal
         plain = _plain(literal)
+        if operand and literal == b"-":
+            return plain  # dd's `if=-` and `< -` name a file `-` (cat's `-` is standard input)
         if not literal or literal.startswith((b"-", b"/")) or "=" in plain:
             return None  # an option, a file outside the sandbox, dd's `bs=1M`
         return plain if plain not in names or (DATA / plain).is_dir() else None

@@ -260,3 +260,15 @@ def test_every_allowance_is_quoted_from_its_rule_document(code):
         assert " ".join(allowance.quote.split()) in text, (code, allowance.quote)
     # The harness applies the allowances to an unreadable input as to a missing one: the document says so.
     assert "unreadable" in text, code
+
+
+def test_dd_s_if_dash_and_a_redirect_from_dash_name_a_file_no_run_provides():
+    """dd does not read `if=-` as standard input, and `< \\-` opens a file `-`: absent in every run
+    (fuzz seed 2420, script 4974: `dd if=\\- … | wc -l > out` → `wc -l > out < \\-`). cat's `-` is stdin."""
+    from missing_inputs import absent_inputs
+
+    assert absent_inputs(b"dd if=\\- bs=1M status=none | wc -l > out\n") == ("-",)
+    assert absent_inputs(b"wc -l > out < \\-\n") == ("-",)
+    assert absent_inputs(b"cat \\- | wc -l\n") == ()
+    assert absent_inputs(b"cat - | wc -l\n") == ()
+
