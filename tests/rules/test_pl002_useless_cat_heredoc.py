@@ -111,15 +111,19 @@ def test_a_body_that_may_fail_to_expand_keeps_its_error_out_of_the_consumers_std
     """Fuzz seed 2416, script 2009: under `set -u`, `tee /dev/null 2>/dev/null <<EOF` would send the body's
     "v: unbound variable" to /dev/null, where `cat <<EOF | tee /dev/null 2>/dev/null` showed it."""
     script = "set -u\ncat <<EOF | tee /dev/null 2>/dev/null | wc -l\n$v\nEOF\necho after\n"
+    before, after = _runs_of_an_unsafe_fix(script, shell, tmp_path)
+    assert b"v" in before.stderr and after.stderr == b""  # what made it unsafe, shown
+
+
+def _runs_of_an_unsafe_fix(script: str, shell: str, tmp_path):
+    """The script (`#!/bin/sh` for dash) and its PL002 fix, run; the fix must be unsafe."""
+    from harness import run_script
+
     source = script.encode() if shell == "bash" else b"#!/bin/sh\n" + script.encode()
     path = "s.bash" if shell == "bash" else "s.sh"
     (finding,) = [f for f in lint(source, path) if f.code == "PL002"]
     assert finding.fix.applicability is Applicability.UNSAFE
-    from harness import run_script
-
-    before = run_script(source, tmp_path, shell)
-    after = run_script(fix(source, path, unsafe=True, select=("PL002",)), tmp_path, shell)
-    assert b"v" in before.stderr and after.stderr == b""  # what made it unsafe, shown
+    return run_script(source, tmp_path, shell), run_script(fix(source, path, unsafe=True, select=("PL002",)), tmp_path, shell)
 
 
 @pytest.mark.parametrize("shell", ["bash", "dash"])
@@ -134,12 +138,5 @@ def test_a_body_that_may_fail_to_expand_keeps_its_error_out_of_the_consumers_std
 def test_a_body_that_may_fail_to_expand_skips_a_consumer_that_shows_it(script, shell, tmp_path):
     """Under `set -u` a body that fails to expand skips the consumer, which ran on empty input in the pipe.
     No input is missing, so nothing allows the difference: unsafe where it shows, and shown by running."""
-    from harness import run_script
-
-    source = script.encode() if shell == "bash" else b"#!/bin/sh\n" + script.encode()
-    path = "s.bash" if shell == "bash" else "s.sh"
-    (finding,) = [f for f in lint(source, path) if f.code == "PL002"]
-    assert finding.fix.applicability is Applicability.UNSAFE
-    before = run_script(source, tmp_path, shell)
-    after = run_script(fix(source, path, unsafe=True, select=("PL002",)), tmp_path, shell)
+    before, after = _runs_of_an_unsafe_fix(script, shell, tmp_path)
     assert (before.stdout, before.stderr) != (after.stdout, after.stderr)
