@@ -23,6 +23,8 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from pipelint.properties import cached_property
+
 PROC_MOUNTINFO = "/proc/self/mountinfo"
 
 # Filesystems that send every write over a network (or a hypervisor channel).
@@ -90,6 +92,11 @@ class MountTable:
             if is_under(path, mount.point) and (best is None or len(mount.point) >= len(best.point)):
                 best = mount
         return best
+
+    @cached_property
+    def any_slow(self) -> bool:
+        """Whether any mount of the table is slow: on most machines none is, and no path can be."""
+        return any(mount.is_slow for mount in self.mounts)
 
     def below(self, directory: bytes) -> list[Mount]:
         """Mounts strictly inside directory: a path that is only partly known may land on them."""
