@@ -106,6 +106,7 @@ def build_nesting(path: Path, depth: int) -> None:
 def measure(command: list[str], repo: Path = REPO) -> tuple[float, float]:
     """(wall seconds, peak RSS in MB) of one run in a fresh child process."""
     env = dict(os.environ, PYTHONPATH=str(repo))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # run from bytecode, as an installed pipelint does
     start = time.perf_counter()
     # Run from the scratch folder: `python -m` puts the working folder first on sys.path, and a
     # checkout there would shadow --repo's package.
