@@ -382,16 +382,20 @@ def swallowed_boundaries(source: bytes, root: Node, documents: HereDocuments) ->
     """
     found: list[Swallowed] = []
     body_starts = {document.body_start for document in documents}
-    stack: list[tuple[Node, _Above]] = [(root, _Above(None, False, False, False))] if _spans_lines(root) else []
+    # A node's context is None when it is a statement of its own (as most nodes that span lines
+    # are): no tuple is made for them.
+    stack: list[tuple[Node, _Above | None]] = [(root, _Above(None, False, False, False))] if _spans_lines(root) else []
     while stack:
         node, above = stack.pop()
         children = node.children
-        allowed_after = None if node.has_error else _continuation_tokens(node, above.in_bracket_test)
+        in_bracket_test = above is not None and above.in_bracket_test
+        allowed_after = None if node.has_error else _continuation_tokens(node, in_bracket_test)
         if allowed_after is not None and len(children) > 1:
             for newline, last_token in _swallowed_gaps(source, children, allowed_after):
                 if newline + 1 not in body_starts and documents.containing(newline) is None:
-                    issue = _issue(node, last_token, above)
-                    found.append(Swallowed(newline, node, last_token, above.statement or node, issue))
+                    context = above if above is not None else _Above(node, False, False, False)
+                    issue = _issue(node, last_token, context)
+                    found.append(Swallowed(newline, node, last_token, context.statement or node, issue))
         # Only children that span lines are entered (most nodes are on one
         # line: 94,000 of the corpus's nodes were, against 15,000 that span lines),
         # and only those with children: a token holds no gap (asked first, it is cheaper).
@@ -403,11 +407,8 @@ def swallowed_boundaries(source: bytes, root: Node, documents: HereDocuments) ->
             if child.child_count and child.start_point[0] != child.end_point[0] and not child.is_error
         ]
         if spanning:
-            below = above.below(node)
-            if below is not None:
-                stack.extend([(child, below) for child in spanning])
-            else:  # each child is a statement of its own
-                stack.extend([(child, _Above(child, False, False, False)) for child in spanning])
+            below = _below(above, node)
+            stack.extend([(child, below) for child in spanning])
     return sorted(found, key=lambda swallowed: swallowed.newline)
 
 
@@ -420,25 +421,33 @@ def _spans_lines(node: Node) -> bool:
 
 
 class _Above(NamedTuple):
-    """What lies above a node, up to its statement (a tuple: one is made per statement that spans lines)."""
+    """What lies above a node, up to its statement."""
 
-    statement: Node | None
+    statement: Node | None  # None above the script's top-level statements
     in_test: bool  # a single-bracket test
     in_pipeline: bool
     in_bracket_test: bool  # the parents up to a single-bracket test are all test expressions
 
-    def below(self, node: Node) -> _Above | None:
-        """The same for node's children; None when each child is a statement of its own."""
-        kind = node.type
-        if self.statement is None or kind in _STATEMENT_PARENTS:
-            return None
-        single = _is_single_bracket_test(node)
-        return _Above(
-            self.statement,
-            self.in_test or single,
-            self.in_pipeline or kind == "pipeline",
-            single or (self.in_bracket_test and kind in _TEST_EXPRESSIONS),
-        )
+
+def _below(above: _Above | None, node: Node) -> _Above | None:
+    """The context of node's children (above: node's, None when node is a statement of its own);
+    None when each child is a statement of its own."""
+    kind = node.type
+    if kind in _STATEMENT_PARENTS:
+        return None
+    if above is None:
+        statement, in_test, in_pipeline, in_bracket_test = node, False, False, False
+    elif above.statement is None:
+        return None
+    else:
+        statement, in_test, in_pipeline, in_bracket_test = above
+    single = _is_single_bracket_test(node)
+    return _Above(
+        statement,
+        in_test or single,
+        in_pipeline or kind == "pipeline",
+        single or (in_bracket_test and kind in _TEST_EXPRESSIONS),
+    )
 
 
 def _is_single_bracket_test(node: Node) -> bool:
