@@ -277,21 +277,28 @@ class ScriptFacts:
 
     @cached_property
     def mounts_made(self) -> list[MountEvent]:
-        """`mount -t nfs4 srv:/x /mnt/x`, `sshfs h:/ /mnt/h`, `umount /mnt/x` in the script, in order."""
+        """`mount -t nfs4 srv:/x /mnt/x`, `sshfs h:/ /mnt/h`, `umount /mnt/x` in the script, in order.
+
+        An unmount only takes back what the script mounted (`mount_table`): in a script that
+        mounts nothing, its operands are not read (which would read every variable of the script).
+        """
         events: list[MountEvent] = []
+        unmounts: list[tuple[Node, Command]] = []
         for node in self._commands:
             if self._program(node) not in _MOUNT_LEADS:
                 continue  # reading every command's model cost PL102 most of its time
             model = self._read(node)
             if model.program in _UNMOUNTERS:
-                for point in model.operands:
-                    path = static_path(point, self.literal_variables)
-                    if path is not None and path.complete and path.value.startswith(b"/"):
-                        events.append((node.end_byte, path.value))
+                unmounts.append((node, model))
                 continue
             mount = self._mount(model)
             if mount is not None:
                 events.append((node.end_byte, mount))
+        for node, model in unmounts if events else ():
+            for point in model.operands:
+                path = static_path(point, self.literal_variables)
+                if path is not None and path.complete and path.value.startswith(b"/"):
+                    events.append((node.end_byte, path.value))
         return sorted(events, key=lambda event: event[0])
 
     def _mount(self, model: Command) -> mounts.Mount | None:

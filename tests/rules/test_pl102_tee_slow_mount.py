@@ -221,3 +221,10 @@ def test_garbage_mount_table_gives_no_traceback(tmp_path):
     script.write_text("#!/bin/sh\nmake | tee /mnt/nfs/b.log | tail -1\n")
     result = CliRunner().invoke(cli, ["check", "--select", "PL102", "--mounts", str(table), str(script)])
     assert result.exit_code == 0 and result.exception is None, result.output
+
+
+def test_an_unmount_takes_back_only_what_the_script_mounted():
+    # /mnt/nfs is the workstation's own NFS mount: the script's umount of it is not known to run
+    # first (it may fail, or need root), and an unmount in a script that mounts nothing is not read.
+    assert flagged("umount /mnt/nfs\nmake | tee /mnt/nfs/b.log | tail -1") == ["/mnt/nfs/b.log"]
+    assert flagged('D=/mnt/nfs\numount "$D"\nmake | tee "$D/b.log" | tail -1') == ['"$D/b.log"']
