@@ -301,26 +301,25 @@ class ScriptFacts:
                     events.append((node.end_byte, path.value))
         return sorted(events, key=lambda event: event[0])
 
+    @cached_property
+    def mounts_slow_filesystem(self) -> bool:
+        """Whether the script mounts a slow filesystem (NFS, CIFS, sshfs…) anywhere; no mount point is read."""
+        for node in self._commands:
+            if self._program(node) in _MOUNT_LEADS:
+                kind = _mount_kind(self._read(node))
+                if kind is not None and mounts.is_slow_filesystem(*kind):
+                    return True
+        return False
+
     def _mount(self, model: Command) -> mounts.Mount | None:
         """The network mount a `mount`, `mount.nfs4`, `sshfs`… command makes (behind sudo too), or None."""
-        if model.program != b"mount" and model.program not in _MOUNT_HELPERS:
+        kind = _mount_kind(model)
+        if kind is None:
             return None
-        fstype = _MOUNT_HELPERS.get(model.program)  # type: ignore[arg-type]
-        types = model.option("-t") or model.option("--types")
-        if types is not None:
-            fstype = None if types.value is None else types.value.decode("utf-8", "replace")
-        if len(model.operands) != 2:
-            return None
-        source = syntax.literal_value(model.operands[0])
         point = static_path(model.operands[1], self.literal_variables)
         if point is None or not point.complete or not point.value.startswith(b"/"):
             return None
-        source_text = "" if source is None else source.decode("utf-8", "replace")
-        if fstype is None:  # `mount srv:/export /mnt/x` is NFS, `mount //srv/share /mnt/x` is CIFS
-            fstype = "cifs" if source_text.startswith("//") else "nfs" if ":" in source_text else None
-        if fstype is None:
-            return None
-        return mounts.Mount(point.value, fstype.split(",")[0], source_text)
+        return mounts.Mount(point.value, *kind)
 
     def mount_table(self, system: mounts.MountTable, offset: int) -> mounts.MountTable:
         """The system's table plus what the script mounted (and did not unmount) before offset."""
@@ -374,3 +373,22 @@ def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
             # tree-sitter hangs the last command's redirects on the whole list:
             # `a > f && b < f` is `(a > f && b) < f`.
             _add_steps(body, body, steps)
+
+
+def _mount_kind(model: Command) -> tuple[str, str] | None:
+    """(filesystem type, source) of what a `mount`, `mount.nfs4`, `sshfs`… command mounts, when known."""
+    if model.program != b"mount" and model.program not in _MOUNT_HELPERS:
+        return None
+    fstype = _MOUNT_HELPERS.get(model.program)  # type: ignore[arg-type]
+    types = model.option("-t") or model.option("--types")
+    if types is not None:
+        fstype = None if types.value is None else types.value.decode("utf-8", "replace")
+    if len(model.operands) != 2:
+        return None
+    source = syntax.literal_value(model.operands[0])
+    source_text = "" if source is None else source.decode("utf-8", "replace")
+    if fstype is None:  # `mount srv:/export /mnt/x` is NFS, `mount //srv/share /mnt/x` is CIFS
+        fstype = "cifs" if source_text.startswith("//") else "nfs" if ":" in source_text else None
+    if fstype is None:
+        return None
+    return fstype.split(",")[0], source_text

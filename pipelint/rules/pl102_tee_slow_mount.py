@@ -40,7 +40,7 @@ class TeeSlowMountRule(Rule):
             return  # a few lines: one small write, nothing worth waiting for
         facts = context.facts  # what a path means depends on the whole script: `LOG=…`, `mount …`
         system = mounts.load(context.mountinfo)
-        if not context.slow_mounts and not system.any_slow and not facts.mounts_made:
+        if not context.slow_mounts and not system.any_slow and not facts.mounts_slow_filesystem:
             return  # nothing on this machine or in the script is slow: no path is read (a fifth of PL102's time)
         for operand in tee_files:
             place = self._slow(operand, facts, system, context.slow_mounts)
