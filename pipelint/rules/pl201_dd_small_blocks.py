@@ -11,6 +11,7 @@ from pipelint.command import Command
 from pipelint.dd_operands import DEFAULT_BLOCK, Operand
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
+from pipelint.programs import WRAPPERS
 from pipelint.rule import Context, Rule
 from pipelint.useless_readers import find_useless_dd
 
@@ -74,7 +75,7 @@ class DdSmallBlocksRule(Rule):
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         last = len(pipeline.stages) - 1
         for index, stage in enumerate(pipeline.stages):
-            if not stage.is_simple:
+            if not stage.is_simple or not _may_run_dd(stage.command, context):
                 continue
             if index == 0 and "PL203" in context.enabled_codes and find_useless_dd(pipeline, context) is not None:
                 continue  # PL203: the whole dd can go
@@ -174,3 +175,10 @@ class DdSmallBlocksRule(Rule):
             anchor = command.arguments[-1] if command.arguments else command.program_node
             edits = [Edit.insert(anchor.end_byte, b" bs=1M")]
         return self.fix(title, applicability, *edits)
+
+
+def _may_run_dd(command: Node, context: Context) -> bool:
+    """Whether the command may run dd, from its name alone: a plain name that is neither dd nor a
+    wrapper (`sudo`, `nice`) never does, and its model is not built (most stages of most pipelines)."""
+    name = context.program_name(command)
+    return name is None or name == b"dd" or name in WRAPPERS or b"\\" in name
