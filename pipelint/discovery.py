@@ -35,11 +35,12 @@ def is_lintable(path: Path, embedded: bool = True) -> bool:
 
 @dataclass(frozen=True)
 class _IgnoreFile:
-    folder: Path
+    folder: str  # the folder the .gitignore is in, a real path
     spec: pathspec.PathSpec
 
-    def ignores(self, path: Path, is_dir: bool) -> bool:
-        relative = path.relative_to(self.folder).as_posix()
+    def ignores(self, path: str, is_dir: bool) -> bool:
+        """Whether a path below the folder (a string: the walk makes no Path per entry) is ignored."""
+        relative = path[len(self.folder) :].lstrip("/")
         return self.spec.match_file(relative + "/" if is_dir else relative)
 
 
@@ -58,7 +59,7 @@ def _gitignore(folder: Path, warn: Report = _ignore) -> _IgnoreFile | None:
     compiled = compile_patterns(tuple(lines))
     for number, line in compiled.rejected:
         warn(candidate, f"line {number}: pattern '{line}' cannot be read; the line is ignored")
-    return _IgnoreFile(folder, compiled.spec)
+    return _IgnoreFile(os.fspath(folder), compiled.spec)
 
 
 def _open_regular(path: str, flags: int) -> int:
@@ -95,7 +96,7 @@ def _inherited_ignores(folder: Path, warn: Report) -> list[_IgnoreFile]:
 
 def walk_scripts(
     folder: Path,
-    excluded: Callable[[Path], bool],
+    excluded: Callable[[str], bool],
     on_problem: Report = _ignore,
     on_error: Report = _ignore,
     embedded: bool = True,
@@ -114,33 +115,68 @@ def walk_scripts(
     def unlisted(error: OSError) -> None:
         on_error(Path(error.filename), error.strerror or str(error))
 
-    folder = Path(os.path.realpath(folder))
-    ignores_at: dict[Path, list[_IgnoreFile]] = {folder: _inherited_ignores(folder, on_problem)}
-    for current, dirs, files in os.walk(folder, onerror=unlisted):
-        here = Path(current)
-        active = list(ignores_at.pop(here, []))
-        own = _gitignore(here, on_problem)
+    # os.scandir on strings, as os.walk does, but the entries' types are read from the
+    # listing (no stat per file) and no Path is made but for the scripts found.
+    top = os.path.realpath(folder)
+    ignores_at: dict[str, list[_IgnoreFile]] = {top: _inherited_ignores(Path(top), on_problem)}
+    pending = [top]
+    while pending:
+        current = pending.pop()
+        try:
+            with os.scandir(current) as listing:
+                entries = sorted(listing, key=_entry_name)
+        except OSError as error:
+            unlisted(error)
+            continue
+        active = list(ignores_at.pop(current, []))
+        own = _gitignore(Path(current), on_problem)
         if own is not None:
             active.append(own)
-        kept_dirs = []
-        for name in sorted(dirs):
-            child = here / name
-            if name == ".git" or excluded(child) or any(i.ignores(child, True) for i in active):
+        below = []
+        for entry in entries:
+            if _is_dir(entry):
+                child = entry.path
+                if entry.name == ".git" or excluded(child) or any(i.ignores(child, True) for i in active):
+                    continue
+                if not entry.is_symlink():  # a link to a folder is not followed (os.walk's default)
+                    below.append(child)
+                    ignores_at[child] = active
                 continue
-            kept_dirs.append(name)
-            ignores_at[child] = active
-        dirs[:] = kept_dirs
-        for name in sorted(files):
-            child = here / name
-            if excluded(child) or any(i.ignores(child, False) for i in active):
-                continue
-            try:
-                regular = stat.S_ISREG(os.stat(child).st_mode)
-            except OSError as error:
-                # A dangling link is skipped quietly (it may name a file not built yet);
-                # a loop never resolves: say so when the name says it is a script.
-                if error.errno == errno.ELOOP and name.endswith(SHELL_EXTENSIONS):
-                    on_error(child, error.strerror)
-                continue
-            if regular and is_lintable(child, embedded):
-                yield child
+            script = _script(entry, excluded, active, on_error, embedded)
+            if script is not None:
+                yield script
+        pending.extend(reversed(below))  # the first folder is walked first, as os.walk does
+
+
+def _entry_name(entry: os.DirEntry) -> str:
+    return entry.name
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    """A folder, or a link to one (os.walk's test: a link that cannot be followed is no folder)."""
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _script(
+    entry: os.DirEntry, excluded: Callable[[str], bool], active: list[_IgnoreFile], on_error: Report, embedded: bool
+) -> Path | None:
+    """The entry, when it is a script (or a file holding scripts) to lint."""
+    child = entry.path
+    if excluded(child) or any(i.ignores(child, False) for i in active):
+        return None
+    if entry.is_symlink():
+        try:
+            regular = stat.S_ISREG(os.stat(child).st_mode)
+        except OSError as error:
+            # A dangling link is skipped quietly (it may name a file not built yet);
+            # a loop never resolves: say so when the name says it is a script.
+            if error.errno == errno.ELOOP and entry.name.endswith(SHELL_EXTENSIONS):
+                on_error(Path(child), error.strerror)
+            return None
+    else:
+        regular = entry.is_file(follow_symlinks=False)  # from the listing: a FIFO or a device is not read
+    path = Path(child)
+    return path if regular and is_lintable(path, embedded) else None
