@@ -200,6 +200,11 @@ class Caches:
         self._open: dict[Path, Cache] = {}
 
     @functools.cached_property
+    def _default_folder(self) -> Path:
+        """`.pipelint_cache` in the working folder, which one run does not change (asked once, not per file)."""
+        return Path.cwd() / DEFAULT_DIR
+
+    @functools.cached_property
     def mounts(self) -> str:
         return mount_fingerprint(self.mountinfo)
 
@@ -210,7 +215,7 @@ class Caches:
     def for_settings(self, settings: Settings) -> Cache | None:
         if not self.enabled:
             return None
-        folder = settings.cache_dir if settings.cache_dir is not None else Path.cwd() / DEFAULT_DIR
+        folder = settings.cache_dir if settings.cache_dir is not None else self._default_folder
         cache = self._open.get(folder)
         if cache is None:
             cache = self._open[folder] = Cache.open(folder)
