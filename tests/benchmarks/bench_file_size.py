@@ -13,6 +13,7 @@ measurement is a fresh process; time is wall time, memory is peak RSS
 - `dense`: two lines repeated, each with a finding (what tests/test_cli.py
   used to lint at 10 MB), the worst case for findings and fixes;
 - `scripts`: real scripts one after another (those under /work/corpus/x,
+  made by tests/benchmarks/fetch_debian_corpus.sh,
   /usr/share, /usr/lib and /etc that tree-sitter parses without an ERROR),
   a large script as people write them. The fixtures joined are not one:
   tree-sitter-bash misreads the join (#347) into one ERROR over most of a

@@ -22,6 +22,7 @@ run mean anything.
 Corpora (copied into a scratch folder, so discovery finds them as a tree):
   repo     the shell scripts under this repository's tests/ and fixtures/
   x        /work/corpus/x: its shell scripts and bash-completion files
+           (tests/benchmarks/fetch_debian_corpus.sh unpacks it from 28 Debian packages)
   system   the shell scripts under /usr/share, /usr/lib and /etc
 
     python tests/benchmarks/bench_lint.py --corpus repo x system --rounds 5
