@@ -427,3 +427,25 @@ def test_the_fix_would_empty_a_file_the_consumer_writes_while_reading(shell, tmp
     source = source if shell == "bash" else b"#!/bin/sh\n" + source
     after = run_script(fix(source, "s.bash" if shell == "bash" else "s.sh", unsafe=True), tmp_path, shell)
     assert after.files["words.txt"].content == b""
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # fuzz seed 2430, script 534: bash says line 4 of the fixed script, line 2 of the original.
+        'set -u\necho "got $(cat -- "$x" | while read -r l; do exit 6; done | cat > out)"\necho after\n',
+        'set -u\ncat "$x" | while read -r l\ndo :\ndone | cat\necho after\n',  # `done < "$x"`: its own line
+    ],
+)
+def test_a_word_that_may_fail_in_a_loops_redirect_makes_the_fix_unsafe(script, tmp_path):
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    with pytest.raises(AssertionError, match="line"):  # the same error, reported on another line
+        assert_same_behaviour(script.encode(), fix(script, unsafe=True), tmp_path, "bash", rules=("PL001",))
+
+
+def test_a_word_that_may_fail_in_a_simple_commands_redirect_keeps_the_fix_safe(tmp_path):
+    script = 'set -u\necho "got $(cat -- "$x" | sort | cat > out)"\necho after\n'
+    fixed = fix(script)
+    assert fixed != script.encode()
+    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")
