@@ -130,8 +130,10 @@ def _absent_name(word: Node, source: bytes, names: frozenset[str]) -> str | None
     if variable is None:
         return None
     name = variable.group(1)
-    uses = len(re.findall(rb"\b" + name + rb"\b", source))
-    expansions = len(re.findall(rb"\$\{?" + name + rb"\b", source))
+    # A word of an array's value (`arr=(x)`, the fuzz scripts' first lines) sets no variable x.
+    setting = re.sub(rb"=\([^)]*\)", b"=()", source)
+    uses = len(re.findall(rb"\b" + name + rb"\b", setting))
+    expansions = len(re.findall(rb"\$\{?" + name + rb"\b", setting))
     return "" if name.isdigit() or uses == expansions else None
 
 

@@ -232,6 +232,9 @@ def test_inputs_read(script, expected):
         ('cat "$1" | wc -l', ("",)),  # the harness passes no arguments
         ("wc -l < nowhere/x", ("nowhere/x",)),
         ('f=words.txt; cat "$f" | wc -l', ()),
+        ('arr=(x)\ncat "$x" | od -c', ("",)),  # a word of an array sets no x (fuzz seed 2430, script 19991)
+        ('arr=(x $(x=1))\ncat "$x" | od -c', ("",)),  # nor does one in a subshell of its value
+        ('arr=(x)\nread -r x\ncat "$x" | od -c', ()),
         ("for f in a; do cat \"$f\"; done", ()),
         ("cat words.txt -n - /etc/hostname | wc -l", ()),
         ("dd if=gone.img bs=1M | wc -c; echo gone.txt", ("gone.img",)),
