@@ -60,11 +60,12 @@ from pathlib import Path
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
-from pipelint import checker, linter, syntax
+from pipelint import checker, facts, linter, syntax
 from pipelint.config import Settings
 from pipelint.dialect import Dialect
 from pipelint.finding import Edit, Finding
 from pipelint.linter import FileReport
+from pipelint.lsp import carried
 from pipelint.lsp.reparse import Edit as TextEdit
 from pipelint.lsp.reparse import edit_between
 from pipelint.programs import WRAPPERS
@@ -90,8 +91,6 @@ _REACHING = frozenset(
 _SUMMARY_QUERY = """
 (function_definition name: (_) @function)
 (variable_assignment) @assignment
-(variable_name) @variable
-(word) @word
 (command) @command
 """
 _DESTINATIONS_QUERY = "(file_redirect destination: (_) @destination)"
@@ -112,6 +111,7 @@ class Baseline:
     statements: tuple[Statement, ...]
     names: frozenset[bytes]  # `searched_names`
     dialect: Dialect
+    variables: carried.Variables | None  # the variable facts the exact lint read, for a later text's (carried.py)
 
 
 COMMENT, FUNCTION, OTHER = "comment", "function", "other"
@@ -127,12 +127,26 @@ def _kind(node: Node) -> str:
     return COMMENT if node.type == "comment" else FUNCTION if node.type == "function_definition" else OTHER
 
 
-def baseline(source: bytes, tree: Tree, report: FileReport) -> Baseline | None:
-    """The exact lint's baseline for later provisional lints; None when none may start from it."""
+def exact_lint(
+    source: bytes, display_name: str, settings: Settings, path: Path | None, tree: Tree, language_id: str | None = None
+) -> tuple[FileReport, Baseline | None]:
+    """`linter.process` of a script, and the baseline for later provisional lints (made in the worker)."""
+    kept = carried.Kept()
+    report = linter.process(source, display_name, settings, path, language_id=language_id, tree=tree, variables=kept)
+    return report, baseline(source, tree, report, kept.of(tree))
+
+
+def baseline(
+    source: bytes, tree: Tree, report: FileReport, variables: carried.Variables | None = None
+) -> Baseline | None:
+    """The exact lint's baseline for later provisional lints; None when none may start from it.
+
+    variables: the variable facts the exact lint read (`exact_lint`), if it did.
+    """
     root = tree.root_node
     if report.host is not None or root.has_error or report.parse_failures or report.notes or report.crashes:
         return None
-    return Baseline(top_level(root), searched_names(source, root), report.dialect)
+    return Baseline(top_level(root), searched_names(source, root), report.dialect, variables)
 
 
 def searched_names(source: bytes, root: Node) -> frozenset[bytes]:
@@ -261,8 +275,8 @@ def _summary(text: bytes) -> _Summary:
     assignments = tuple(
         sorted((syntax.text(node), node.parent.type if node.parent else "") for node in found.get("assignment", []))
     )
-    other_uses = frozenset(syntax.text(node) for node in found.get("variable", []) if _other_use(node))
-    words = frozenset(syntax.text(node) for node in found.get("word", []))
+    variables = facts._Variables.of(root)  # as the script facts read them: what carried.py carries needs them equal
+    other_uses, words = frozenset(variables.other_uses), frozenset(variables.words)
     reaching, commands = [], Counter()
     for node in sorted(found.get("command", []), key=lambda node: node.start_byte):
         name = syntax.basename(syntax.command_name(node))
@@ -296,20 +310,6 @@ def _same_facts(old: _Summary, new: _Summary, texts: tuple[bytes, ...]) -> None:
         pattern = re.compile(rb"(?<![^\s;&|(){}])" + escaped + rb"[ \t]*\([ \t]*\)|\bfunction[ \t]+" + escaped + rb"(?![^\s;&|(){}])")
         if any(pattern.search(text) for text in texts):
             raise Skipped("the touched text changes the script's facts: a call of a function of the script")
-
-
-def _other_use(variable: Node) -> bool:
-    """A variable name used otherwise than assigned, expanded, exported or made readonly (`facts._Variables`)."""
-    parent = variable.parent
-    if parent is None:
-        return True
-    if parent.type == "variable_assignment":
-        return parent.child_by_field_name("name") != variable
-    if parent.type in ("simple_expansion", "expansion"):
-        return False
-    if parent.type == "declaration_command":
-        return not any(child.type in ("export", "readonly") for child in parent.children)
-    return True
 
 
 def _ancestry(node: Node) -> tuple[tuple[str, str | None], ...]:
@@ -379,7 +379,10 @@ def lint_moved(base: Base, source: bytes, tree: Tree, settings: Settings, path: 
         if _overlaps_edit(name, old, edit.start, edit.old_end) or _overlaps_edit(name, source, edit.start, edit.new_end):
             raise Skipped("the edit changes a name some rule looks for in the whole script")
     only = checker.Only(((area.start, area.end),), EVERYWHERE)
-    result = linter.lint(source, settings, path, tree=tree, only=only)
+    # The whole script's variable facts: the exact lint's outside the touched statements (carried.py).
+    kept = base.baseline.variables
+    variables = carried.variables_after(kept, area.start, area.end, area.old_end, tree) if kept is not None else None
+    result = linter.lint(source, settings, path, tree=tree, only=only, variables=variables)
     if result.parse_failures or result.notes or result.crashes:
         raise Skipped("the new text needs the parse guards, or a rule crashed")
     if result.dialect is not base.baseline.dialect:
