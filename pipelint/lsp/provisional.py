@@ -301,7 +301,7 @@ def _same_facts(old: _Summary, new: _Summary, texts: tuple[bytes, ...]) -> None:
     # A word only counts where some assignment names it (`facts.literal_variables`).
     for word in old.words ^ new.words:
         pattern = re.compile(rb"(?<![A-Za-z0-9_])" + re.escape(word) + rb"(\[[^\]\n]*\])?\+?=")
-        if any(pattern.search(text) for text in texts):
+        if any(_found_at_word(pattern, word, text) for text in texts):
             raise Skipped("the touched text changes the script's facts: a word that names an assigned variable")
     # A command only counts where it calls a function of the script (`shell_options`).
     changed = (old.commands - new.commands) + (new.commands - old.commands)
@@ -310,6 +310,17 @@ def _same_facts(old: _Summary, new: _Summary, texts: tuple[bytes, ...]) -> None:
         pattern = re.compile(rb"(?<![^\s;&|(){}])" + escaped + rb"[ \t]*\([ \t]*\)|\bfunction[ \t]+" + escaped + rb"(?![^\s;&|(){}])")
         if any(pattern.search(text) for text in texts):
             raise Skipped("the touched text changes the script's facts: a call of a function of the script")
+
+
+def _found_at_word(pattern: re.Pattern[bytes], word: bytes, text: bytes) -> bool:
+    """`pattern.search(text)` for a pattern that starts with word (after a lookbehind): tried where word
+    occurs only. A search tries every offset (its lookbehind first), 0.6 ms per word on 128 KB."""
+    at = text.find(word)
+    while at != -1:
+        if pattern.match(text, at):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 def _ancestry(node: Node) -> tuple[tuple[str, str | None], ...]:

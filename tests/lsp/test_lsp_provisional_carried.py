@@ -8,6 +8,8 @@ the provisional lint computes or skips instead.
 
 from __future__ import annotations
 
+import random
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -120,3 +122,13 @@ def test_the_query_runs_where_the_carried_facts_do_not_fit(tmp_path):
     # A span across the touched text's edge: not carried.
     across = replace(base.baseline.variables, assignments=((start - 1, start + 1, False),))
     assert carried._rebuilt(across, start, end, old_end, tree.root_node) is None
+
+
+def test_a_word_assigned_somewhere_is_found_as_a_search_finds_it():
+    """`_same_facts` looks for `WORD=` only where WORD occurs (a search over 128 KB cost 0.6 ms a word)."""
+    rng = random.Random(5)
+    for _ in range(5000):
+        text = bytes(rng.choice(b"ab_=[]+ x1\n") for _ in range(rng.randrange(30)))
+        word = bytes(rng.choice(b"ab_x1") for _ in range(rng.randrange(1, 3)))
+        pattern = re.compile(rb"(?<![A-Za-z0-9_])" + re.escape(word) + rb"(\[[^\]\n]*\])?\+?=")
+        assert provisional._found_at_word(pattern, word, text) == bool(pattern.search(text)), (word, text)
