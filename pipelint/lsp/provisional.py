@@ -262,7 +262,13 @@ class _Summary:
     markers: tuple[bool, ...]  # which of _MARKERS the text holds
 
 
-def _summary(text: bytes) -> _Summary:
+def _summary(text: bytes, statements: Sequence[Statement]) -> _Summary:
+    """statements: the text's top-level statements as the whole script's parse has them (from the text's start).
+
+    The text is parsed alone: where that parse ends its statements elsewhere,
+    it says nothing of the script's (tree-sitter-bash #347 joins `wc -l` and a
+    `. ./lib.sh` on the next line when the text ends right after them).
+    """
     if any(directive in text for directive in _DIRECTIVES):
         raise Skipped("a directive in the touched text")
     if _HEREDOC.search(text):
@@ -270,6 +276,8 @@ def _summary(text: bytes) -> _Summary:
     root = syntax.parse(text).root_node
     if root.has_error:
         raise Skipped("the touched text does not parse on its own")
+    if top_level(root) != tuple(statements):
+        raise Skipped("the touched text parses otherwise on its own")
     found = QueryCursor(_query(_SUMMARY_QUERY)).captures(root)
     functions = tuple(sorted(syntax.text(node) for node in found.get("function", [])))
     assignments = tuple(
@@ -290,6 +298,11 @@ def _summary(text: bytes) -> _Summary:
             commands[name] += 1
     markers = tuple(marker in text for marker in _MARKERS)
     return _Summary(functions, assignments, other_uses, words, tuple(reaching), commands, markers)
+
+
+def _within(statements: Sequence[Statement], start: int, end: int) -> list[Statement]:
+    """The statements inside [start, end), from start."""
+    return [(s - start, e - start, kind) for s, e, kind in statements if start <= s and e <= end]
 
 
 def _same_facts(old: _Summary, new: _Summary, texts: tuple[bytes, ...]) -> None:
@@ -380,12 +393,15 @@ def lint_moved(base: Base, source: bytes, tree: Tree, settings: Settings, path: 
     root = tree.root_node
     if root.has_error:
         raise Skipped("the new text does not parse")
-    area = touched(base.baseline.statements, top_level(root), edit)
+    after = top_level(root)
+    area = touched(base.baseline.statements, after, edit)
     first_line = old.find(b"\n")
     if area.start <= (first_line if first_line >= 0 else len(old)) and old.split(b"\n", 1)[0] != source.split(b"\n", 1)[0]:
         raise Skipped("the first line changed")
     old_text, new_text = old[area.start : area.old_end], source[area.start : area.end]
-    _same_facts(_summary(old_text), _summary(new_text), (source, old_text))
+    old_statements = _within(base.baseline.statements, area.start, area.old_end)
+    new_statements = _within(after, area.start, area.end)
+    _same_facts(_summary(old_text, old_statements), _summary(new_text, new_statements), (source, old_text))
     for name in base.baseline.names:
         if _overlaps_edit(name, old, edit.start, edit.old_end) or _overlaps_edit(name, source, edit.start, edit.new_end):
             raise Skipped("the edit changes a name some rule looks for in the whole script")
