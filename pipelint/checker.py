@@ -23,6 +23,7 @@ from pipelint.rule import Context, Rule
 
 if TYPE_CHECKING:
     from pipelint.config import Settings
+    from pipelint.facts import _Variables
 
 # Set to 1 (the test suite does, tests/conftest.py) to check every finding a
 # rule reports against its declared fix_availability: a violation raises.
@@ -172,6 +173,7 @@ def check(
     region: Region | None = None,
     tree: Tree | None = None,
     only: Only | None = None,
+    variables: Callable[[Node], _Variables] | None = None,
 ) -> CheckResult:
     """Lint one script with the given rule instances.
 
@@ -179,6 +181,7 @@ def check(
     region, whose dialect and facts (errexit from the start…) apply.
     tree: tree-sitter's parse of source, when the caller has it (the language server's incremental one).
     only: lint only these parts of the script (`Only`); None: all of it.
+    variables: how the script facts find the variable facts (`facts.ScriptFacts`); None: by their query.
     """
     dialect = region.dialect if region is not None else detect(source, path)
     rules = list(rules)
@@ -193,6 +196,7 @@ def check(
         mountinfo=mountinfo,
         enabled_codes=frozenset(rule.code for rule in rules),
         region=region,
+        variables=variables,
     )
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
     findings, comments, commands = _walk(parsed, rules, context, guard, captured, only)

@@ -133,8 +133,12 @@ class ScriptFacts:
         status_handed_on: bool = True,
         statements: dict[str, list[Node]] | None = None,
         names: dict[int, bytes | None] | None = None,
+        variables: Callable[[Node], _Variables] | None = None,
     ):
         self.root = root
+        # How the variable facts of root are found: the query, unless the caller has them (the language
+        # server's provisional lint carries most from the last exact lint: lsp/carried.py).
+        self._variables_of = variables if variables is not None else _Variables.of
         # Each command's program basename by node id, when the checker's query read them.
         self._names_found = names
         # Captures of `command`, `function`, `loop` and `block` below root, when the checker's query made them.
@@ -147,7 +151,7 @@ class ScriptFacts:
 
     @cached_property
     def _variables(self) -> _Variables:
-        return _Variables.of(self.root)
+        return self._variables_of(self.root)
 
     @cached_property
     def _statements(self) -> dict[str, list[Node]]:

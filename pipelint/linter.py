@@ -9,9 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
-from tree_sitter import Tree
+from tree_sitter import Node, Tree
 
 from pipelint import checker, hosts
 from pipelint.checker import ParseFailure
@@ -23,6 +23,9 @@ from pipelint.parse_guards import Note
 from pipelint.positions import LineIndex
 from pipelint.regions import Region
 from pipelint.suppression import Suppression
+
+if TYPE_CHECKING:
+    from pipelint.facts import _Variables
 
 
 class InputError(Exception):
@@ -134,12 +137,14 @@ def lint(
     host: hosts.HostKind | None = None,
     tree: Tree | None = None,
     only: checker.Only | None = None,
+    variables: Callable[[Node], _Variables] | None = None,
 ) -> checker.CheckResult:
     """Lint a script and the scripts inside it (`sh -c '…'`), all in the script's bytes.
 
     host: the file is no script but holds some (a Dockerfile): lint only the scripts it holds.
     tree: tree-sitter's parse of source, when the caller has it (a script's only).
     only: lint only part of a script, and the scripts inside that part (`checker.Only`).
+    variables: how the script's facts find its variable facts (`facts.ScriptFacts`; not the inner scripts').
     """
     rules = settings.enabled_rules(path)
     name = str(path) if path else None
@@ -153,7 +158,9 @@ def lint(
         _lint_regions(result, scan.regions, scan.suppressions, check_region)
         result.findings = hosts.reported_once(result.findings, scan.regions)
     else:
-        result = checker.check(source, [rule() for rule in rules], name, settings, mountinfo, tree=tree, only=only)
+        result = checker.check(
+            source, [rule() for rule in rules], name, settings, mountinfo, tree=tree, only=only, variables=variables
+        )
         if not settings.embedded:
             return result
         _lint_regions(result, result.regions, result.suppressions, check_region)
@@ -252,11 +259,14 @@ def process(
     mountinfo: str | None = None,
     language_id: str | None = None,
     tree: Tree | None = None,
+    variables: Callable[[Node], _Variables] | None = None,
 ) -> FileReport:
     """Lint source; with fix, apply what the settings allow and lint the result.
 
     language_id: what an editor calls the document, for a host file without a telling name.
     tree: tree-sitter's parse of source, when the caller has it (the language server's incremental one).
+    variables: for source's lint, how its facts find its variable facts (`facts.ScriptFacts`: the
+    language server keeps the exact lint's for later provisional lints).
     """
     host = host_kind(settings, path, language_id)
     report = FileReport(display_name=display_name, source=source, host=host.name if host else None)
@@ -266,7 +276,8 @@ def process(
     def lint_once(text: bytes) -> checker.CheckResult:
         if text not in latest:
             latest.clear()
-            latest[text] = lint(text, settings, path, mountinfo, host, tree if text == source else None)
+            same = text == source
+            latest[text] = lint(text, settings, path, mountinfo, host, tree if same else None, variables=variables if same else None)
         return latest[text]
 
     if fix:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -12,7 +12,7 @@ from tree_sitter import Node
 from pipelint import command, syntax
 from pipelint.command import Command
 from pipelint.dialect import Dialect
-from pipelint.facts import ScriptFacts
+from pipelint.facts import ScriptFacts, _Variables
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.positions import LineIndex
@@ -45,6 +45,8 @@ class Context:
     captured: dict[str, list[Node]] | None = None
     # Each captured command's program basename, by node id (candidates.Found.names).
     command_names: dict[int, bytes | None] | None = None
+    # How the script facts find the variable facts, when the caller knows better than the query (`ScriptFacts`).
+    variables: Callable[[Node], _Variables] | None = None
     _commands: dict[int, Command] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
@@ -67,10 +69,11 @@ class Context:
         region = self.region
         names = self.command_names
         if region is None:
-            return ScriptFacts(self.root, self.command, statements=self.captured, names=names)
+            return ScriptFacts(self.root, self.command, statements=self.captured, names=names, variables=self.variables)
         return ScriptFacts(
-            self.root, self.command, region.errexit, region.pipefail, region.status_handed_on, self.captured, names
-        )
+            self.root, self.command, region.errexit, region.pipefail, region.status_handed_on, self.captured, names,
+            self.variables,
+        )  # fmt: skip
 
     def program_name(self, node: Node) -> bytes | None:
         """`syntax.basename(syntax.command_name(node))`, read once per file for the captured commands."""

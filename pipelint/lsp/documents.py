@@ -223,9 +223,11 @@ def lint_document(job: LintJob) -> LintResult:
     if _lintable(job, lookup.settings):
         script = host_kind(lookup.settings, path, job.language_id) is None
         tree = LAST_PARSES.parse(job.uri, job.source) if script else None
-        report = process(job.source, job.uri, lookup.settings, path, language_id=job.language_id, tree=tree)
-        if tree is not None and lookup.error is None:
-            baseline = provisional.baseline(job.source, tree, report)
+        if tree is None:
+            report = process(job.source, job.uri, lookup.settings, path, language_id=job.language_id)
+        else:
+            report, baseline = provisional.exact_lint(job.source, job.uri, lookup.settings, path, tree, job.language_id)
+            baseline = baseline if lookup.error is None else None
             if baseline is not None:
                 LAST_BASES.keep(job.uri, job.source, report.findings)
     found = diagnostics_json(report, LineIndex(job.source, LineBreaks.LSP), job.encoding)

@@ -174,8 +174,8 @@ class Timed:
 
 def provisional_rows(source: bytes, settings, path: Path, runs: int) -> None:
     tree = syntax.parse(source)
-    report = process(source, "big.sh", settings, path, tree=tree)
-    base = provisional.Base(source, report.findings, provisional.baseline(source, tree, report), settings)
+    report, line = provisional.exact_lint(source, "big.sh", settings, path, tree)
+    base = provisional.Base(source, report.findings, line, settings)
     edited = typed(source.decode(), 1).encode()
     new_tree = reparse(source, tree, edited)
     index = lambda: LineIndex(edited, LineBreaks.LSP)  # noqa: E731

@@ -25,6 +25,7 @@ whole script).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import random
 import sys
 import tempfile
@@ -69,7 +70,7 @@ def disable(check: str) -> None:
 
         def without_names(*arguments):
             line = made(*arguments)
-            return line and provisional.Baseline(line.statements, frozenset(), line.dialect)
+            return line and dataclasses.replace(line, names=frozenset())
 
         provisional.baseline = without_names
     elif check == "neighbours":

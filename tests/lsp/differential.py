@@ -17,7 +17,6 @@ from pathlib import Path
 
 from pipelint import syntax
 from pipelint.finding import Finding
-from pipelint.linter import process
 from pipelint.lsp import provisional
 from pipelint.config import Settings
 from pipelint.lsp.reparse import reparse
@@ -170,8 +169,7 @@ class Exact:
 def exact(source: bytes, settings: Settings, path: Path, tree=None) -> Exact:
     """The exact lint, as the worker makes it, with the baseline a provisional lint starts from."""
     tree = tree if tree is not None else syntax.parse(source)
-    report = process(source, str(path), settings, path, tree=tree)
-    line = provisional.baseline(source, tree, report)
+    report, line = provisional.exact_lint(source, str(path), settings, path, tree)
     base = provisional.Base(source, report.findings, line, settings) if line is not None else None
     return Exact(source, tree, report.findings, base)
 

@@ -88,6 +88,11 @@ def provisional_of(before: bytes, after: bytes, tmp_path: Path, settings: Settin
         (b"echo 0\ncat a | grep x\necho 2\n", b"echo 0\ncat a | grep x\necho 2 # pipelint: disable=PL001\n", "directive"),
         (b"echo 0\ncat a | grep x\necho 2\n", b"echo 0\ncat a | grep x\ncat <<EOF\nx\nEOF\n", "here-document"),
         (b"echo 0\ncat a | grep x\necho 2\n", b"echo 0\ncat a | grep x\necho 2 'unclosed\n", "does not parse"),
+        # Alone, the touched text ends after `wc -l`'s pipeline and `. ./lib.sh`: tree-sitter-bash #347 joins them
+        # (the `.` an argument, no sourcing), where the script's parse has two statements.
+        (b"echo 0\ncat in.txt | tee out.txt | wc -l\ncat a | sort > b.txt\ncat f | sort\n",
+         b"echo 0\ncat in.txt | tee out.txt | wc -l\n. ./lib.sh\ncat a | sort > b.txt\ncat f | sort\n",
+         "parses otherwise on its own"),  # fmt: skip
         # PL103: the copy is mentioned two statements further on: a name the edit types.
         (b"echo 0\ncat a | tee t.log | wc\necho 1\necho 2\necho 3\n",
          b"echo 0\ncat a | tee t.log | wc\necho 1\necho 2\necho t.log\n", "name"),  # fmt: skip
