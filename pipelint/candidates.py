@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from tree_sitter import Node, Query
 
-from pipelint import embedded, facts, parse_guards, syntax
+from pipelint import embedded, facts, syntax
 from pipelint import pipeline as pipelines
 from pipelint.programs import WRAPPERS
 from pipelint.rule import Rule
@@ -72,7 +72,6 @@ def _plan(rules: tuple[type[Rule], ...]) -> Plan:
         "(comment) @comment_anywhere",  # also inside ERROR subtrees, as `syntax.comment_starts`
         "(function_definition name: (word) @function_name)",  # also inside ERROR subtrees
     ]
-    patterns.append(parse_guards.LINE_BOUND_PATTERN)  # the parse guards' candidates (checker._Captured)
     if any(rule.uses("check_pipeline") for rule in rules):
         patterns.append(pipelines.QUERY)
     kinds = sorted({kind for rule in rules for kind in rule.node_types})
@@ -85,14 +84,8 @@ def _plan(rules: tuple[type[Rule], ...]) -> Plan:
     return Plan(Query(syntax.language(), "\n".join(patterns)), programs, embedded.LEADS)
 
 
-def captures(plan: Plan, root: Node) -> dict[str, list[Node]]:
-    """The plan's query's captures below root, by name, in document order (`syntax.captures`)."""
-    return syntax.captures(plan.query, root, kept_in_errors=_KEPT_IN_ERRORS)
-
-
-def find(plan: Plan, root: Node, captured: dict[str, list[Node]] | None = None) -> Found:
-    """What the rules start from below root; captured: the plan's captures of root, if made already."""
-    captured = captures(plan, root) if captured is None else captured
+def find(plan: Plan, root: Node) -> Found:
+    captured = syntax.captures(plan.query, root, kept_in_errors=_KEPT_IN_ERRORS)
     commands = captured.get("command", [])
     # Read once here, asked of every command again by the script facts (sourcing, mounts, options).
     names = {node.id: _literal_basename(node) for node in commands}

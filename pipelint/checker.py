@@ -104,30 +104,10 @@ class _Parsed:
         return holder >= 0 and end <= self.kept[holder][1]
 
 
-class _Captured:
-    """The candidates query's captures of the last root asked about, made once per parse: the parse
-    guards read the line-bound nodes from them (`parse_guards.swallowed_boundaries`), the rules their
-    candidates, where a walk of their own cost the guards a third of the parse."""
-
-    def __init__(self, plan: candidates.Plan) -> None:
-        self.plan = plan
-        self._root: Node | None = None
-        self._found: dict[str, list[Node]] = {}
-
-    def of(self, root: Node) -> dict[str, list[Node]]:
-        if self._root is None or self._root != root:
-            self._root, self._found = root, candidates.captures(self.plan, root)
-        return self._found
-
-    def line_bound(self, root: Node) -> list[Node]:
-        found = self.of(root)
-        return found.get("line_bound", []) + found.get("command", [])
-
-
-def _parse(source: bytes, dialect: Dialect, captured: _Captured, tree: Tree | None = None) -> _Parsed:
+def _parse(source: bytes, dialect: Dialect, tree: Tree | None = None) -> _Parsed:
     # The guards parse a copy of the source, of the same length, in which what
     # tree-sitter-bash misreads without an ERROR is repaired (parse_guards.py).
-    guarded = parse_guards.guard(source, dialect, tree, captured.line_bound)
+    guarded = parse_guards.guard(source, dialect, tree)
     text = guarded.text
     root = guarded.tree.root_node
     error_nodes = syntax.outermost_errors(root)
@@ -148,7 +128,7 @@ def _parse(source: bytes, dialect: Dialect, captured: _Captured, tree: Tree | No
         # Lint the complete statements tree-sitter left inside ERROR nodes.
         salvaged, kept = syntax.salvage(text, error_nodes)
         root = syntax.parse(salvaged).root_node
-        guarded.distrust_swallowed(root, captured.line_bound)
+        guarded.distrust_swallowed(root)
     error_ranges = [(e.start_byte, e.end_byte) for e in error_nodes]
     return _Parsed(root, failures, barriers, error_ranges, kept, guarded, len(all_errors))
 
@@ -184,9 +164,8 @@ def check(
     variables: how the script facts find the variable facts (`facts.ScriptFacts`); None: by their query.
     """
     dialect = region.dialect if region is not None else detect(source, path)
+    parsed = _parse(source, dialect, tree)
     rules = list(rules)
-    captured = _Captured(candidates.plan(rules))
-    parsed = _parse(source, dialect, captured, tree)
     context = Context(
         source=source,
         root=parsed.root,
@@ -199,7 +178,7 @@ def check(
         variables=variables,
     )
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
-    findings, comments, commands = _walk(parsed, rules, context, guard, captured, only)
+    findings, comments, commands = _walk(parsed, rules, context, guard, only)
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
     result.notes = parsed.guarded.notes()
     result.guarded = parsed.guarded
@@ -225,11 +204,11 @@ def check(
 
 
 def _walk(
-    parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard, captured: _Captured, only: Only | None = None
+    parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard, only: Only | None = None
 ) -> tuple[list[Finding], list[Node], list[Node]]:
     """Each candidate node handed to the rules whose hooks want it; the comments and trusted commands seen
     (with `only`, the commands within its ranges: where embedded scripts are looked for)."""
-    found = candidates.find(captured.plan, parsed.root, captured.of(parsed.root))
+    found = candidates.find(candidates.plan(rules), parsed.root)
     if not parsed.root.has_error:  # captures skip ERROR subtrees: there, ask the tree
         context.wrapped_commands = found.wrapped
     context.captured = found.captured

@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 from harness import assert_same_behaviour, fix, lint
 
-from pipelint import candidates, checker, heredocs, parse_guards, syntax
+from pipelint import checker, parse_guards, syntax
 from pipelint.config import Settings
-from pipelint.dialect import Dialect
 from pipelint.linter import process
 from pipelint.registry import RULES
 
@@ -276,18 +275,3 @@ def test_each_round_parses_incrementally_into_the_tree_a_fresh_parse_gives(sourc
     """The rounds re-parse from the last tree edited (`Tree.edit`), not from scratch: the same tree, node for node."""
     guarded = parse_guards.guard(source.encode())
     assert _shape(guarded.tree) == _shape(syntax.parse(guarded.text))
-
-
-@pytest.mark.parametrize("source", ALL_JOINED.values(), ids=ALL_JOINED.keys())
-def test_the_checkers_captures_find_the_boundaries_the_guards_own_query_finds(source):
-    # The checker hands the guards the line-bound nodes its candidates query captured
-    # (`parse_guards.LINE_BOUND_PATTERN` beside `command`): the same boundaries as their own query.
-    text = source.encode()
-    root = syntax.parse(text).root_node
-    documents = heredocs.find(text, root, Dialect.BASH)
-    plan = candidates.plan([rule() for rule in RULES])
-    found = candidates.captures(plan, root)
-    shared = parse_guards.swallowed_boundaries(text, root, documents, lambda _: found["line_bound"] + found["command"])
-    own = parse_guards.swallowed_boundaries(text, root, documents)
-    assert own  # each of these scripts holds one
-    assert [(s.newline, s.node, s.statement, s.issue) for s in shared] == [(s.newline, s.node, s.statement, s.issue) for s in own]
