@@ -59,8 +59,10 @@ class BulkLoadOrderRule(Rule):
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         """`echo "LOAD DATA …" | mysql`, `cat <<EOF | mysql`: the SQL is written by the stage before."""
         for feeder, client in zip(pipeline.stages, pipeline.stages[1:]):
+            if feeder.name not in FEEDERS or not feeder.is_simple:
+                continue  # asked first: the client's model is built only after a feeder
             program = _program(client.command_model)
-            if program not in SQL_CLIENTS or feeder.name not in FEEDERS or not feeder.is_simple:
+            if program not in SQL_CLIENTS:
                 continue
             if carries_load_data(client.command, client.all_redirects):
                 continue  # check_command reports it already
