@@ -23,7 +23,7 @@ from pipelint.rule import Context, Rule
 
 if TYPE_CHECKING:
     from pipelint.config import Settings
-    from pipelint.facts import _Variables
+    from pipelint.facts import VariableFacts
 
 # Set to 1 (the test suite does, tests/conftest.py) to check every finding a
 # rule reports against its declared fix_availability: a violation raises.
@@ -153,7 +153,7 @@ def check(
     region: Region | None = None,
     tree: Tree | None = None,
     only: Only | None = None,
-    variables: Callable[[Node], _Variables] | None = None,
+    variables: Callable[[Node], VariableFacts] | None = None,
 ) -> CheckResult:
     """Lint one script with the given rule instances.
 

@@ -75,7 +75,7 @@ def _query(text: str) -> Query:
 
 
 @dataclass
-class _Variables:
+class VariableFacts:
     """The nodes the variable facts are made of: one query, run only when a rule asks about variables."""
 
     assignments: dict[bytes, list[Node]] = field(default_factory=dict)
@@ -84,7 +84,7 @@ class _Variables:
     words: set[bytes] = field(default_factory=set)  # `read NAME`, `printf -v NAME`, `getopts … NAME`
 
     @classmethod
-    def of(cls, root: Node) -> _Variables:
+    def of(cls, root: Node) -> VariableFacts:
         captured = syntax.captures(_query(_VARIABLES_QUERY), root)
         found = cls()
         for node in captured.get("assignment", []):
@@ -133,12 +133,12 @@ class ScriptFacts:
         status_handed_on: bool = True,
         statements: dict[str, list[Node]] | None = None,
         names: dict[int, bytes | None] | None = None,
-        variables: Callable[[Node], _Variables] | None = None,
+        variables: Callable[[Node], VariableFacts] | None = None,
     ):
         self.root = root
         # How the variable facts of root are found: the query, unless the caller has them (the language
         # server's provisional lint carries most from the last exact lint: lsp/carried.py).
-        self._variables_of = variables if variables is not None else _Variables.of
+        self._variables_of = variables if variables is not None else VariableFacts.of
         # Each command's program basename by node id, when the checker's query read them.
         self._names_found = names
         # Captures of `command`, `function`, `loop` and `block` below root, when the checker's query made them.
@@ -150,7 +150,7 @@ class ScriptFacts:
         self._options_from_start = {name for name, on in (("errexit", errexit), ("pipefail", pipefail)) if on}
 
     @cached_property
-    def _variables(self) -> _Variables:
+    def _variables(self) -> VariableFacts:
         return self._variables_of(self.root)
 
     @cached_property

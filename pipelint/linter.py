@@ -25,7 +25,7 @@ from pipelint.regions import Region
 from pipelint.suppression import Suppression
 
 if TYPE_CHECKING:
-    from pipelint.facts import _Variables
+    from pipelint.facts import VariableFacts
 
 
 class InputError(Exception):
@@ -137,7 +137,7 @@ def lint(
     host: hosts.HostKind | None = None,
     tree: Tree | None = None,
     only: checker.Only | None = None,
-    variables: Callable[[Node], _Variables] | None = None,
+    variables: Callable[[Node], VariableFacts] | None = None,
 ) -> checker.CheckResult:
     """Lint a script and the scripts inside it (`sh -c '…'`), all in the script's bytes.
 
@@ -259,7 +259,7 @@ def process(
     mountinfo: str | None = None,
     language_id: str | None = None,
     tree: Tree | None = None,
-    variables: Callable[[Node], _Variables] | None = None,
+    variables: Callable[[Node], VariableFacts] | None = None,
 ) -> FileReport:
     """Lint source; with fix, apply what the settings allow and lint the result.
 

@@ -12,7 +12,7 @@ from tree_sitter import Node
 from pipelint import command, syntax
 from pipelint.command import Command
 from pipelint.dialect import Dialect
-from pipelint.facts import ScriptFacts, _Variables
+from pipelint.facts import ScriptFacts, VariableFacts
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.pipeline import Pipeline
 from pipelint.positions import LineIndex
@@ -46,7 +46,7 @@ class Context:
     # Each captured command's program basename, by node id (candidates.Found.names).
     command_names: dict[int, bytes | None] | None = None
     # How the script facts find the variable facts, when the caller knows better than the query (`ScriptFacts`).
-    variables: Callable[[Node], _Variables] | None = None
+    variables: Callable[[Node], VariableFacts] | None = None
     _commands: dict[int, Command] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property

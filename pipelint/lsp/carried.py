@@ -11,7 +11,7 @@ assignments and variable uses before and after the edit (`_summary`,
 touched statements' own, and equals what the whole script's step computes;
 where it cannot be rebuilt so, the step runs as before (never a wrong fact).
 
-The variable facts (`facts._Variables`, what `ScriptFacts.literal_variables`
+The variable facts (`facts.VariableFacts`, what `ScriptFacts.literal_variables`
 and `may_hold_dash_word` read):
 
 - assignments outside the touched statements: the exact lint's, found again
@@ -43,14 +43,14 @@ Span = tuple[int, int, bool]  # an assignment's start and end, and whether it pr
 
 @dataclass(frozen=True)
 class Variables:
-    """The exact lint's variable facts (`facts._Variables`) without its nodes (they die with its tree)."""
+    """The exact lint's variable facts (`facts.VariableFacts`) without its nodes (they die with its tree)."""
 
     assignments: tuple[Span, ...]  # in document order
     other_uses: frozenset[bytes]
     words: frozenset[bytes]
 
     @classmethod
-    def of(cls, found: facts._Variables) -> Variables:
+    def of(cls, found: facts.VariableFacts) -> Variables:
         prefixes = found.command_prefixes
         spans = sorted((n.start_byte, n.end_byte, n.id in prefixes) for nodes in found.assignments.values() for n in nodes)
         return cls(tuple(spans), frozenset(found.other_uses), frozenset(found.words))
@@ -65,10 +65,10 @@ class Kept:
     """
 
     def __init__(self) -> None:
-        self._found: tuple[Node, facts._Variables] | None = None
+        self._found: tuple[Node, facts.VariableFacts] | None = None
 
-    def __call__(self, root: Node) -> facts._Variables:
-        found = facts._Variables.of(root)
+    def __call__(self, root: Node) -> facts.VariableFacts:
+        found = facts.VariableFacts.of(root)
         self._found = (root, found)
         return found
 
@@ -81,7 +81,7 @@ class Kept:
 
 def variables_after(
     carried: Variables, start: int, end: int, old_end: int, tree: Tree
-) -> Callable[[Node], facts._Variables]:
+) -> Callable[[Node], facts.VariableFacts]:
     """How the script facts of an edited text find its variable facts (`ScriptFacts`'s variables), lazily.
 
     carried: the exact lint's; [start, end) the touched statements in the new
@@ -90,14 +90,14 @@ def variables_after(
     thrown away) or where a span is not found again, the query runs as before.
     """
 
-    def of(root: Node) -> facts._Variables:
+    def of(root: Node) -> facts.VariableFacts:
         found = _rebuilt(carried, start, end, old_end, root) if root == tree.root_node else None
-        return found if found is not None else facts._Variables.of(root)
+        return found if found is not None else facts.VariableFacts.of(root)
 
     return of
 
 
-def _rebuilt(carried: Variables, start: int, end: int, old_end: int, root: Node) -> facts._Variables | None:
+def _rebuilt(carried: Variables, start: int, end: int, old_end: int, root: Node) -> facts.VariableFacts | None:
     delta = end - old_end
     outside: list[Span] = []
     for first, last, prefix in carried.assignments:
@@ -109,7 +109,7 @@ def _rebuilt(carried: Variables, start: int, end: int, old_end: int, root: Node)
             return None  # across the touched text's edge: not a whole statement's
     statements = root.named_children
     touched = [statement for statement in statements if start <= statement.start_byte and statement.end_byte <= end]
-    found = facts._Variables(other_uses=set(carried.other_uses), words=set(carried.words))
+    found = facts.VariableFacts(other_uses=set(carried.other_uses), words=set(carried.words))
     nodes: list[Node] = []
     index = 0
     for first, last, prefix in outside:
@@ -126,7 +126,7 @@ def _rebuilt(carried: Variables, start: int, end: int, old_end: int, root: Node)
         if prefix:
             found.command_prefixes.add(node.id)
     for statement in touched:
-        inside = facts._Variables.of(statement)
+        inside = facts.VariableFacts.of(statement)
         nodes.extend(node for assigned in inside.assignments.values() for node in assigned)
         found.command_prefixes |= inside.command_prefixes
     for node in sorted(nodes, key=lambda node: (node.start_byte, -node.end_byte)):

@@ -296,7 +296,7 @@ def _summary(text: bytes, statements: Sequence[Statement]) -> _Summary:
     assignments = tuple(
         sorted((syntax.text(node), node.parent.type if node.parent else "") for node in found.get("assignment", []))
     )
-    variables = facts._Variables.of(root)  # as the script facts read them: what carried.py carries needs them equal
+    variables = facts.VariableFacts.of(root)  # as the script facts read them: what carried.py carries needs them equal
     other_uses, words = frozenset(variables.other_uses), frozenset(variables.words)
     reaching, commands = [], Counter()
     for node in sorted(found.get("command", []), key=lambda node: node.start_byte):

@@ -186,7 +186,7 @@ def provisional_rows(source: bytes, settings, path: Path, runs: int) -> None:
     moved = lint()
     alone, _ = timed(lint, runs)
     with_json, _ = timed(lambda: diagnostics.moved_findings_json(lint(), index(), Encoding.UTF16), runs)
-    parts = [Timed(parse_guards, "guard"), Timed(candidates, "find"), Timed(facts._Variables, "of")]
+    parts = [Timed(parse_guards, "guard"), Timed(candidates, "find"), Timed(facts.VariableFacts, "of")]
     for part in parts:
         setattr(part.owner, part.name, part)
     try:

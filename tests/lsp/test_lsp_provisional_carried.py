@@ -39,10 +39,10 @@ def carried_and_queried(before: bytes, after: bytes, tmp_path: Path):
     tree = reparse(before, syntax.parse(before), after)
     area = provisional.touched(base.baseline.statements, provisional.top_level(tree.root_node), edit_between(before, after))
     of = carried.variables_after(base.baseline.variables, area.start, area.end, area.old_end, tree)
-    return of(tree.root_node), facts._Variables.of(tree.root_node), tree
+    return of(tree.root_node), facts.VariableFacts.of(tree.root_node), tree
 
 
-def described(found: facts._Variables) -> tuple:
+def described(found: facts.VariableFacts) -> tuple:
     """What the script facts read of them: assignments by name (span, prefix), other uses, and which assigned names are words."""
     assignments = {
         name: [(node.start_byte, node.end_byte, node.id in found.command_prefixes) for node in nodes]
@@ -109,11 +109,11 @@ def test_the_query_runs_where_the_carried_facts_do_not_fit(tmp_path):
     tree = reparse(SCRIPT, syntax.parse(SCRIPT), after)
     start, end = after.index(b"echo 12345"), after.index(b"TMPDIR")
     old_end = SCRIPT.index(b"TMPDIR")
-    queried = described(facts._Variables.of(tree.root_node))
+    queried = described(facts.VariableFacts.of(tree.root_node))
     # Asked of another tree (the guards' repaired parse): the query's.
     other = syntax.parse(after)
     of = carried.variables_after(base.baseline.variables, start, end, old_end, tree)
-    assert described(of(other.root_node)) == described(facts._Variables.of(other.root_node))
+    assert described(of(other.root_node)) == described(facts.VariableFacts.of(other.root_node))
     # A span that is no assignment in the new tree (the parse moved): not carried.
     assert base.baseline.variables is not None  # the exact lint's rules read them: kept
     wrong = replace(base.baseline.variables, assignments=((0, 5, False), *base.baseline.variables.assignments))
