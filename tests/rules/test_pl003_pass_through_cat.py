@@ -133,3 +133,20 @@ def test_loop_left_alone_is_unsafe(tmp_path):
 
 def test_bare_trailing_cat_is_not_reported():
     assert_lint("git log --oneline | cat\n")
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # fuzz seed 2432, script 19823: head gets both lines in one piece through cat, one without it.
+        "ls missing.txt words.txt 2>&1 | cat | ( head -n 1; wc -l )\n",
+        "printf 'a\\nb\\n' | cat | { read -r first; cat; }\n",
+        "printf 'a\\nb\\n' | cat | while read -r l; do head -c 1; done\n",
+        "twice() { head -n 1; wc -l; }\nls missing.txt words.txt 2>&1 | cat | twice\n",
+    ],
+)
+def test_a_next_stage_that_shares_its_input_makes_the_fix_unsafe(script):
+    (finding,) = [f for f in lint(script) if f.code == "PL003"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert "shares what it reads" in finding.fix.title + (finding.help or "")
+
