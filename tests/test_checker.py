@@ -202,29 +202,31 @@ def test_useless_cat_with_a_comment_between_the_stages_has_no_fix_and_says_so():
 
 
 def test_a_safe_fix_in_a_here_document_substitution_becomes_unsafe(tmp_path):
-    """bash 5.2 drops the `;` of `( head -n 1; wc -l )` after a here-document in `$(…)`, unless a
-    redirect stands between (fuzz seed 2418, script 4639): removing `tee /dev/null 2>/dev/null` there
-    changes what bash runs. Outside `$(…)`, or in backquotes, the same fix stays safe."""
+    """bash 5.2 drops the `;` written after a here-document's operator on its line in `$(…)`, unless a
+    redirect stands between (fuzz seed 2418, script 4639, there `| ( head -n 1; wc -l )`, which a
+    stage's removal before now makes unsafe on its own): removing `tee /dev/null 2>/dev/null` there
+    changes what bash runs. Outside `$(…)`, or in backquotes, the
+    same fix stays safe."""
     import subprocess
 
-    inside = "n=$(cat <<X | tee /dev/null 2>/dev/null | ( head -n 1; wc -l )\nx\nX\n)\necho \"n=$n\"\n"
+    inside = "n=$(cat <<X | tee /dev/null 2>/dev/null | wc -l | ( cat; echo end )\nx\nX\n)\necho \"n=$n\"\n"
     (finding,) = [f for f in lint(inside, "s.bash", select=("PL101",))]
     assert finding.fix.applicability is Applicability.UNSAFE
     assert "bash 5.2" in finding.help
     for elsewhere in (
-        "cat <<X | tee /dev/null 2>/dev/null | ( head -n 1; wc -l )\nx\nX\necho\n",
-        "n=`cat <<X | tee /dev/null 2>/dev/null | ( head -n 1; wc -l )\nx\nX\n`\necho \"n=$n\"\n",
-        "n=$(sort f | tee /dev/null 2>/dev/null | ( head -n 1; wc -l ))\necho \"n=$n\"\n",
+        "cat <<X | tee /dev/null 2>/dev/null | wc -l | ( cat; echo end )\nx\nX\necho\n",
+        "n=`cat <<X | tee /dev/null 2>/dev/null | wc -l | ( cat; echo end )\nx\nX\n`\necho \"n=$n\"\n",
+        "n=$(sort f | tee /dev/null 2>/dev/null | wc -l | ( cat; echo end ))\necho \"n=$n\"\n",
         "n=$(cat <<X | tee /dev/null 2>/dev/null | wc -l\nx\nX\n)\necho \"n=$n\"\n",  # no `;` after `<<X`
     ):
         (finding,) = [f for f in lint(elsewhere, "s.bash", select=("PL101",))]
         assert finding.fix.applicability is Applicability.SAFE, elsewhere
-    # The quirk itself, where this bash has it: the fixed text runs `head -n 1 wc -l`.
+    # The quirk itself, where this bash has it: the fixed text runs `cat echo end`.
     fixed = fix(inside, "s.bash", unsafe=True, select=("PL101",)).decode()
     script = tmp_path / "s.bash"
     script.write_text(fixed)
-    run = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=30)
-    if "invalid option" not in run.stderr:
+    run = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=30, cwd=tmp_path)
+    if "cat: echo" not in run.stderr:
         pytest.skip("this bash runs the substitution as written (the quirk is bash 5.2's)")
     script.write_text(inside)
-    assert "invalid option" not in subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=30).stderr
+    assert "cat: echo" not in subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=30, cwd=tmp_path).stderr
