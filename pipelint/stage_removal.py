@@ -9,8 +9,8 @@ status, but issue 13 found three things it may not keep:
   sooner, and whatever it would still have done (`touch done`, a line on
   stderr) is lost (class 16);
 - how the data arrives: a next stage that shares its input among several
-  commands (`( head -n 1; wc -l )`, a `while read` loop, a function) splits it
-  where the reads fall, and the stage changes the pieces (fuzz seed 2432).
+  commands (`( head -n 1; wc -l )`, a loop whose body reads too, a function)
+  splits it where the reads fall, and the stage changes the pieces (fuzz seed 2432).
 
 Shared by PL101 (tee-devnull); PL003's `| cat |` has the same questions.
 """
@@ -24,6 +24,7 @@ from pipelint.command import Command
 from pipelint.exit_status import stage_status_observed
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
+from pipelint.stdin_readers import several_readers
 
 # Programs whose only effect while they run is what they write to stdout: killed
 # by SIGPIPE earlier or later, they leave nothing else behind (their error
@@ -106,9 +107,12 @@ def unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str | Non
 
 
 def _shares_its_input(stage: Stage, context: Context) -> bool:
-    """The stage may run several commands that read its input (`( head -n 1; wc -l )`, a loop, a function).
+    """The stage may run several commands that read its input: a group or loop with more than one
+    reader (`( head -n 1; wc -l )`), a function of the script, a name only known at run time.
 
     Each reads what has arrived when it asks: `ls a b 2>&1 | cat | ( head -n 1; wc -l )`
     hands head both lines in one piece 39 times in 40 (dash), without cat in 10 (fuzz seed 2432).
     """
-    return not stage.is_simple or stage.name is None or context.defines(stage.name)
+    if not stage.is_simple:
+        return several_readers(stage.command)
+    return stage.name is None or context.defines(stage.name)

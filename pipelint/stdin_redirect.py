@@ -18,6 +18,7 @@ from pipelint.finding import Applicability, Edit, Fix
 from pipelint.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 from pipelint.exit_status import IGNORED, TESTED, stage_status_observed, status_use
+from pipelint.stdin_readers import several_readers
 from pipelint.subshell import escape_reason, expansion_escape_reason, expansion_may_fail, failed_redirect_escape_reason
 
 
@@ -173,7 +174,7 @@ def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool)
         return "a `$(…)` in the consumer runs before the redirect applies and would read the script's own input"
     if _first_word(consumer.command) == b"time":
         return "`time` would become the shell keyword, whose report goes to the script's stderr"
-    if _several_commands(consumer.command):
+    if several_readers(consumer.command):
         return "several commands read the input; from a file, one can seek back and leave the next a different part"
     if reader_may_fail:
         return failed_redirect_escape_reason(pipeline, pipeline.stages[1]) or _missing_input_observed(pipeline, context)
@@ -300,32 +301,3 @@ def _first_word(command: Node) -> bytes | None:
         return None
     name = command.child_by_field_name("name")
     return None if name is None else syntax.text(name)
-
-
-# Builtins that never read standard input: a loop body of them and one `read` is one reader.
-_NOT_READERS = frozenset(
-    name.encode()
-    for name in {
-        "echo", "printf", "test", "[", ":", "true", "false", "let", "local", "export", "declare", "typeset",
-        "shift", "break", "continue", "return", "exit", "set", "unset", "cd", "pwd", "readonly",
-    }
-)  # fmt: skip
-
-
-def _several_commands(command: Node) -> bool:
-    """A compound consumer in which more than one command may read the input (`(head -n 1; wc -l)`)."""
-    if command.type == "command":
-        return False
-    readers = 0
-    for node in syntax.walk(command):
-        if node.type == "command" and syntax.command_name(node) not in _NOT_READERS and not _own_stdin(node):
-            readers += 1
-    return readers > 1
-
-
-def _own_stdin(command: Node) -> bool:
-    """The command reads its stdin from its own `<`, here-document or here-string."""
-    parent = command.parent
-    return parent is not None and parent.type == "redirected_statement" and any(
-        syntax.redirects_stdin(r) for r in parent.children_by_field_name("redirect")
-    )

@@ -150,3 +150,10 @@ def test_a_next_stage_that_shares_its_input_makes_the_fix_unsafe(script):
     assert finding.fix.applicability is Applicability.UNSAFE
     assert "shares what it reads" in finding.fix.title + (finding.help or "")
 
+
+
+def test_a_next_stage_with_one_reader_keeps_the_fix_safe(tmp_path):
+    script = "printf 'a\\nb\\n' | cat | while read -r l; do echo \"got $l\"; done\n"
+    (finding,) = [f for f in lint(script) if f.code == "PL003"]
+    assert finding.fix.applicability is Applicability.SAFE
+    assert_same_behaviour(script.encode(), fix(script), tmp_path, "bash")
