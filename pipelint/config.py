@@ -77,12 +77,12 @@ class Settings:
                     ignored.update(rule.code for rule in registry.resolve(selector))
         return ignored
 
-    def is_excluded(self, path: Path) -> bool:
+    def is_excluded(self, path: str | Path) -> bool:
         relative = _relative(path, self.root)
         return compile_patterns(self.exclude + self.extend_exclude).spec.match_file(relative)
 
 
-def _relative(path: Path, root: Path) -> str:
+def _relative(path: str | Path, root: Path) -> str:
     # os.path.realpath, not Path.resolve, which raises on a symlink loop; compared as
     # strings: pathlib's relative_to cost a third of discovery on 1,389 files.
     real, real_root = _real_file_path(path), _realpath(os.fspath(root))
@@ -92,7 +92,7 @@ def _relative(path: Path, root: Path) -> str:
     return real[len(prefix) :] if real.startswith(prefix) else Path(path).as_posix()
 
 
-def _real_file_path(path: Path) -> str:
+def _real_file_path(path: str | Path) -> str:
     """os.path.realpath(path), with the folder's real path remembered: one lstat per file, not one per component.
 
     On strings: a Path's parent and hash cost more than the lookup they serve.
