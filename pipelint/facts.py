@@ -288,10 +288,7 @@ class ScriptFacts:
         """
         events: list[MountEvent] = []
         unmounts: list[tuple[Node, Command]] = []
-        for node in self._commands:
-            if self._program(node) not in _MOUNT_LEADS:
-                continue  # reading every command's model cost PL102 most of its time
-            model = self._read(node)
+        for node, model in self._mount_commands:
             if model.program in _UNMOUNTERS:
                 unmounts.append((node, model))
                 continue
@@ -308,12 +305,14 @@ class ScriptFacts:
     @cached_property
     def mounts_slow_filesystem(self) -> bool:
         """Whether the script mounts a slow filesystem (NFS, CIFS, sshfs…) anywhere; no mount point is read."""
-        for node in self._commands:
-            if self._program(node) in _MOUNT_LEADS:
-                kind = _mount_kind(self._read(node))
-                if kind is not None and mounts.is_slow_filesystem(*kind):
-                    return True
-        return False
+        kinds = (_mount_kind(model) for _, model in self._mount_commands)
+        return any(kind is not None and mounts.is_slow_filesystem(*kind) for kind in kinds)
+
+    @cached_property
+    def _mount_commands(self) -> list[tuple[Node, Command]]:
+        """The commands that may mount or unmount, with their models, in order."""
+        # Named first: reading every command's model cost PL102 most of its time.
+        return [(node, self._read(node)) for node in self._commands if self._program(node) in _MOUNT_LEADS]
 
     def _mount(self, model: Command) -> mounts.Mount | None:
         """The network mount a `mount`, `mount.nfs4`, `sshfs`… command makes (behind sudo too), or None."""

@@ -276,8 +276,10 @@ def process(
     def lint_once(text: bytes) -> checker.CheckResult:
         if text not in latest:
             latest.clear()
-            same = text == source
-            latest[text] = lint(text, settings, path, mountinfo, host, tree if same else None, variables=variables if same else None)
+            same = text == source  # the caller's tree and variable facts are the original text's
+            latest[text] = lint(
+                text, settings, path, mountinfo, host, tree if same else None, variables=variables if same else None
+            )
         return latest[text]
 
     if fix:

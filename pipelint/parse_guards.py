@@ -39,8 +39,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
-from typing import NamedTuple
 from dataclasses import astuple, dataclass, field
+from typing import NamedTuple
 
 from tree_sitter import Node, Tree
 

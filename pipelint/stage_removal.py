@@ -102,7 +102,10 @@ def unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str | Non
     if not (all(_quiet(s, context) for s in before) or all(_drains(s, context) for s in after)):
         return "the commands before it may be stopped earlier by SIGPIPE when the ones after it stop reading"
     if _shares_its_input(after[0], context):
-        return "the next stage shares what it reads among several commands; what each gets depends on how the data arrives, which the stage changes"
+        return (
+            "the next stage shares what it reads among several commands; what each gets depends on how"
+            " the data arrives, which the stage changes"
+        )
     return None
 
 
