@@ -18,7 +18,7 @@ lines: 57-64 → 36-40 ms): they are rebuilt from the exact lint's
 outside the touched statements found again by their moved span, those inside
 by the query on the touched statements alone, the other uses and words
 carried, proved unchanged by `_same_facts` below. The candidates' query (and
-the parse guards, which read its captures) still run over the whole script:
+the parse guards' walk) still run over the whole script:
 the captures feed the script's facts (options, mounts, aliases, sourcing, the
 steps of each block) and PL301/PL304 everywhere, and a subset of them is
 exact only while no reader of the captures looks past it.
