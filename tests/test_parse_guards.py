@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from harness import assert_same_behaviour, fix, lint
+from tree_shape import shape
 
 from pipelint import checker, parse_guards, syntax
 from pipelint.config import Settings
@@ -252,16 +253,6 @@ def test_the_guards_apply_to_the_script_inside_sh_c(tmp_path):
     assert_same_behaviour(script.encode(), report.final_source, tmp_path, "bash", inputs=SUCCESS_PATH)
 
 
-def _shape(tree) -> list[tuple]:
-    """Every node of the tree, with its type and where it starts and ends (bytes and points)."""
-    found, stack = [], [tree.root_node]
-    while stack:
-        node = stack.pop()
-        found.append((node.type, node.start_byte, node.end_byte, tuple(node.start_point), tuple(node.end_point)))
-        stack.extend(reversed(node.children))
-    return found
-
-
 REPAIRED_IN_ROUNDS = {
     **ALL_JOINED,
     **{f"fake end {name}": job_script(end) for name, end in FAKE_ENDS.items()},
@@ -274,4 +265,4 @@ REPAIRED_IN_ROUNDS = {
 def test_each_round_parses_incrementally_into_the_tree_a_fresh_parse_gives(source):
     """The rounds re-parse from the last tree edited (`Tree.edit`), not from scratch: the same tree, node for node."""
     guarded = parse_guards.guard(source.encode())
-    assert _shape(guarded.tree) == _shape(syntax.parse(guarded.text))
+    assert shape(guarded.tree) == shape(syntax.parse(guarded.text))
