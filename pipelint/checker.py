@@ -235,6 +235,9 @@ def _walk(
         if built is not None:
             for rule in on_this:
                 findings.extend(guard.run(rule, rule.check_pipeline, built, context))
+            # What the rules shared refers back to the pipeline (`UselessReader.pipeline`): emptied, so the
+            # pipeline's models are freed now rather than by a cyclic collection (paused during a file).
+            built.memo.clear()
     if only is not None:
         commands = [node for node in commands if only.holds(node)]
     return findings, found.comments, commands

@@ -1,0 +1,66 @@
+"""The cyclic garbage collector is paused while a file is linted (`linter.process`), and left as it was found.
+
+Paused, garbage in a cycle lives until the file is done: a cycle per
+pipeline would grow a large script's memory with its pipelines' models.
+"""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from pipelint import linter
+from pipelint.config import Settings
+from pipelint.pipeline import Pipeline
+
+DENSE = b'cat "data.txt" | grep -v foo | sort > out.txt\nif [ -f x ]; then echo "hi" | tr a b; fi\n'
+
+
+def _lint(source: bytes, fix: bool = False) -> linter.FileReport:
+    return linter.process(source, "dense.sh", Settings(), None, fix=fix)
+
+
+def test_the_collector_is_paused_during_a_lint_and_enabled_after(monkeypatch):
+    seen = []
+    lint = linter.lint
+    monkeypatch.setattr(linter, "lint", lambda *a, **k: seen.append(gc.isenabled()) or lint(*a, **k))
+    assert gc.isenabled()
+    report = _lint(DENSE, fix=True)
+    assert report.fixed and seen and not any(seen)
+    assert gc.isenabled()
+
+
+def test_a_collector_disabled_by_the_caller_stays_disabled():
+    gc.disable()
+    try:
+        _lint(DENSE)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_the_collector_is_enabled_again_when_the_lint_raises(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug outside the rules")
+
+    monkeypatch.setattr(linter, "lint", broken)
+    with pytest.raises(RuntimeError):
+        _lint(DENSE)
+    assert gc.isenabled()
+
+
+def test_no_pipeline_is_left_in_a_cycle():
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        report = _lint(DENSE * 50)
+        gc.collect()
+        left = [thing for thing in gc.garbage if isinstance(thing, Pipeline)]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert len(report.findings) == 50
+    assert left == [], "a pipeline in a cycle lives, with its models, until the end of the file"
