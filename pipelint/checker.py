@@ -210,7 +210,7 @@ def _walk(
     (with `only`, the commands within its ranges: where embedded scripts are looked for)."""
     found = candidates.find(candidates.plan(rules), parsed.root)
     if not parsed.root.has_error:  # captures skip ERROR subtrees: there, ask the tree
-        context.wrapped_commands = found.wrapped
+        context.command.wrapped = found.wrapped
     context.captured = found.captured
     context.command_names = found.names
     findings: list[Finding] = []

@@ -23,6 +23,31 @@ from pipelint.regions import Region
 HOOKS = ("check_pipeline", "check_command", "check_node")
 
 
+class CommandReader:
+    """Each simple command's model, read once per file whoever asks first.
+
+    An object of its own rather than a method of Context: the script facts and
+    each pipeline stage keep the reader, and a bound method would close a cycle
+    (Context → facts → method → Context) that holds all of a file's models until
+    a cyclic collection, which is paused while a file is linted (`linter.process`).
+    """
+
+    __slots__ = ("_models", "wrapped")
+
+    def __init__(self) -> None:
+        self._models: dict[int, Command] = {}
+        # Ids of the commands that are a redirected statement's body or a pipeline stage, when
+        # a query found them all (the checker's): the others need no `Node.parent` (syntax.arguments).
+        self.wrapped: frozenset[int] | None = None
+
+    def __call__(self, node: Node, redirects: Sequence[Node] | None = None) -> Command:
+        model = self._models.get(node.id)
+        if model is None:
+            wrapped = None if self.wrapped is None else node.id in self.wrapped
+            model = self._models[node.id] = command.read(node, redirects, wrapped)
+        return model
+
+
 @dataclass
 class Context:
     """What a rule may know about the file it checks."""
@@ -38,16 +63,14 @@ class Context:
     # When the script is the inner text of another (`sh -c '…'`, a Dockerfile RUN):
     # that region, with what the text alone cannot say (errexit from the start, output over ssh).
     region: Region | None = None
-    # Ids of the commands that are a redirected statement's body or a pipeline stage, when
-    # a query found them all (the checker's): the others need no `Node.parent` (syntax.arguments).
-    wrapped_commands: frozenset[int] | None = None
     # The checker's captures (candidates.Found.captured): what script facts would otherwise query again.
     captured: dict[str, list[Node]] | None = None
     # Each captured command's program basename, by node id (candidates.Found.names).
     command_names: dict[int, bytes | None] | None = None
     # How the script facts find the variable facts, when the caller knows better than the query (`ScriptFacts`).
     variables: Callable[[Node], VariableFacts] | None = None
-    _commands: dict[int, Command] = field(default_factory=dict, init=False, repr=False)
+    # The model of a simple command node, read once per file whoever asks first: `context.command(node)`.
+    command: CommandReader = field(default_factory=CommandReader, init=False, repr=False, compare=False)
 
     @cached_property
     def functions(self) -> frozenset[bytes]:
@@ -86,14 +109,6 @@ class Context:
     def lines(self) -> LineIndex:
         """Line numbers of byte offsets, for messages that point at another line."""
         return LineIndex(self.source)
-
-    def command(self, node: Node, redirects: Sequence[Node] | None = None) -> Command:
-        """The model of a simple command node, read once per file whoever asks first."""
-        model = self._commands.get(node.id)
-        if model is None:
-            wrapped = None if self.wrapped_commands is None else node.id in self.wrapped_commands
-            model = self._commands[node.id] = command.read(node, redirects, wrapped)
-        return model
 
     def defines(self, name: bytes | None) -> bool:
         """The script itself defines a function or alias by this name: the name does not run the program."""
