@@ -103,10 +103,26 @@ def _real_file_path(path: str | Path) -> str:
     return os.path.join(_realpath(folder or "."), name)
 
 
+def _realpath(folder: str) -> str:
+    """A folder's real path, asked for every file in it (a folder moved during one run is not a concern).
+
+    Remembered by absolute path: the language server and the tests change
+    the working folder, and "." must not answer for the last one.
+    """
+    return _real_folder(folder if os.path.isabs(folder) else os.path.join(os.getcwd(), folder))
+
+
 @functools.lru_cache(maxsize=4096)
-def _realpath(folder: str | Path) -> str:
-    """A folder's real path, asked for every file in it (a folder moved during one run is not a concern)."""
-    return os.path.realpath(folder)
+def _real_folder(folder: str) -> str:
+    """The real path of an absolute folder: its parent's, remembered, and its own name unless that is a link.
+
+    One lstat per folder, where os.path.realpath takes one per component
+    (6,500 of a cached run's 8,900 on the benchmark corpus's 930 folders).
+    """
+    parent, name = os.path.split(folder)
+    if name in ("", ".", "..") or os.path.islink(folder):
+        return os.path.realpath(folder)
+    return os.path.join(_real_folder(parent), name)
 
 
 @dataclass(frozen=True)
@@ -182,7 +198,7 @@ def find_config_file(start: Path, known: dict[Path, Path | None] | None = None) 
     known = {} if known is None else known
     if start in known:  # a folder searched before, as named or resolved: the same folder, the same answer
         return known[start]
-    folder = Path(os.path.realpath(start))
+    folder = Path(_realpath(os.fspath(start)))
     if not _is_dir(folder):
         folder = folder.parent
     searched: list[Path] = []

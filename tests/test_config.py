@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from cli_helpers import run_cli
 
+from pipelint import config
 from pipelint.config import ConfigError, Overrides, Settings, SettingsResolver, find_config_file, load
 
 BAD = "#!/bin/bash\ncat access.log | grep 500\ncat dump.sql | mysql shop\n"
@@ -248,3 +250,22 @@ def test_stdin_fix_under_a_broken_config_gives_the_input_back(tmp_path):
     assert result.returncode == 2
     assert result.stdout == BAD.encode()
     assert result.stderr.decode().startswith("pipelint: error: ") and "selct: unknown key" in result.stderr.decode()
+
+
+def test_real_folders_are_those_os_path_realpath_gives_through_links_loops_and_a_change_of_folder(tmp_path, monkeypatch):
+    """config._realpath walks up from remembered parents (one lstat per folder): it must agree with realpath."""
+    (tmp_path / "a/b/c").mkdir(parents=True)
+    (tmp_path / "absolute").symlink_to(tmp_path / "a/b")
+    (tmp_path / "a/relative").symlink_to("b")
+    (tmp_path / "a/b/up").symlink_to("../..")
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    absolute = [
+        "", "a", "a/b/c", "absolute", "absolute/c", "absolute/..", "a/relative/c", "a/b/up/a", "a/b/up/absolute/c",
+        "missing/x", "a/../a/b", "/a//b/", "a/./b", "loop1", "loop1/x", "a/b/c/..",
+    ]  # fmt: skip
+    relative = ["b", "b/c", "relative", "relative/c", "../absolute/c", "./b", "b/up/absolute", ".", ".."]
+    for first_folder in (tmp_path / "a", tmp_path / "a/b"):  # the same relative names, from two folders
+        monkeypatch.chdir(first_folder)
+        for folder in [f"{tmp_path}/{name}" for name in absolute] + relative:
+            assert config._realpath(folder) == os.path.realpath(folder), folder
