@@ -170,11 +170,16 @@ class ScriptFacts:
             return names[command.id]
         return syntax.basename(syntax.command_name(command))
 
-    @cached_property
+    @property
     def literal_variables(self) -> LiteralVariables:
-        """Variables set once in the script to a literal and never touched otherwise (found on first read)."""
-        return _OnFirstUse(self._literal_variables)
+        """Variables set once in the script to a literal and never touched otherwise (found on first read).
 
+        A new mapping each time, not kept here: kept, it would hold this object's
+        method and close a cycle that outlives the file's lint with all its facts.
+        """
+        return _OnFirstUse(lambda: self._literal_variables)
+
+    @cached_property
     def _literal_variables(self) -> dict[bytes, tuple[int, bytes]]:
         found = self._variables
         known: dict[bytes, tuple[int, bytes]] = {}
