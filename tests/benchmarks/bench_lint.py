@@ -6,6 +6,8 @@ C D E, …), every command a fresh process:
 
   bare parse       read every file and parse it with tree-sitter-bash, nothing else
                    (the floor: no linter built on tree-sitter goes under it)
+  engine floor     pipelint's imports and discovery, the parse and the candidates query,
+                   nothing else: what any run of this design pays before its first rule
   --jobs 1         `pipelint check --jobs 1 --no-cache`: one process
   default jobs     `pipelint check --no-cache`: a worker per CPU
   cached           `pipelint check` again over the unchanged folder (warmed before the rounds)
@@ -57,6 +59,19 @@ for folder, _, names in os.walk(sys.argv[1]):
         if name.endswith(".sh") or name.endswith(".bash"):
             with open(os.path.join(folder, name), "rb") as handle:
                 parser.parse(handle.read())
+"""
+
+# The least any run of this design costs: pipelint's imports, its discovery, the
+# parse and the one candidates query, with no guard, rule, fact or output.
+ENGINE_FLOOR = """
+import sys
+from pathlib import Path
+import pipelint.cli
+from pipelint import candidates, registry, syntax
+from pipelint.discovery import walk_scripts
+plan = candidates.plan([rule() for rule in registry.RULES])
+for path in walk_scripts(Path(sys.argv[1]), lambda path: False):
+    candidates.find(plan, syntax.parse(path.read_bytes()).root_node)
 """
 
 SOURCES = {
@@ -127,6 +142,7 @@ def main() -> None:
             shutil.copy(path, sample_folder / f"{index:05d}{path.suffix}")
         commands = {
             "bare parse": [sys.executable, "-c", PARSE_ALL, str(corpus)],
+            "engine floor": [sys.executable, "-c", ENGINE_FLOOR, str(corpus)],
             "pipelint --jobs 1": [*pipelint, "--jobs", "1", "--no-cache", str(corpus)],
             "pipelint default jobs": [*pipelint, "--no-cache", str(corpus)],
             "pipelint cached": [*pipelint, str(corpus)],
@@ -157,7 +173,7 @@ def report(samples: dict[str, list[float]], lines: int, sampled: str, shellcheck
     one = median["pipelint --jobs 1"]
     print("\n| run | median wall time | lines/s | × bare parse | × --jobs 1 |")
     print("|---|---|---|---|---|")
-    for name in ("bare parse", "baseline --jobs 1", "pipelint --jobs 1", "pipelint default jobs", "pipelint cached"):
+    for name in ("bare parse", "engine floor", "baseline --jobs 1", "pipelint --jobs 1", "pipelint default jobs", "pipelint cached"):
         if name not in median:
             continue
         value = median[name]
