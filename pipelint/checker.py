@@ -126,8 +126,8 @@ def _parse(source: bytes, dialect: Dialect, tree: Tree | None = None) -> _Parsed
     kept: list[tuple[int, int]] = []
     if error_nodes:
         # Lint the complete statements tree-sitter left inside ERROR nodes.
-        salvaged = syntax.salvage(guarded.tree, text, error_nodes)
-        root, kept = salvaged.tree.root_node, salvaged.kept
+        salvaged, kept = syntax.salvage(text, error_nodes)
+        root = syntax.parse(salvaged).root_node
         guarded.distrust_swallowed(root)
     error_ranges = [(e.start_byte, e.end_byte) for e in error_nodes]
     return _Parsed(root, failures, barriers, error_ranges, kept, guarded, len(all_errors))

@@ -7,10 +7,9 @@ import functools
 import operator
 import re
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple
 
 import tree_sitter_bash
-from tree_sitter import Language, Node, Parser, Point, Query, QueryCursor, Tree
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 # Builtins whose effect on the current shell (variables, cwd, exit, options)
 # stays visible once they stop being a pipeline stage.
@@ -469,63 +468,32 @@ def outermost_errors(root: Node) -> list[Node]:
     return sorted(found, key=lambda n: n.start_byte)
 
 
-class Salvaged(NamedTuple):
-    tree: Tree
-    text: bytes  # the source, blanked
-    kept: list[tuple[int, int]]  # the byte ranges of the statements kept
-
-
-def salvage(tree: Tree, source: bytes, errors: list[Node]) -> Salvaged:
-    """The parse of source (tree's text) with each ERROR node blanked except the complete statements inside it.
+def salvage(source: bytes, errors: list[Node]) -> tuple[bytes, list[tuple[int, int]]]:
+    """The source with each ERROR node blanked except the complete statements inside it.
 
     tree-sitter-bash often wraps a whole file in one ERROR node when a single
     `fi` is missing; its children are still well-formed statements. Blanking
     (spaces, newlines kept) keeps every byte offset and row, so findings on
-    the re-parsed text point at the original. Only what lies wholly inside a
-    statement kept can be trusted, since the re-parse may join neighbours
-    across the blanks.
+    the re-parsed text point at the original. Returns the text and the byte
+    ranges of the statements kept: only what lies wholly inside one of them
+    can be trusted, since the re-parse may join neighbours across the blanks.
     """
     buffer = bytearray(source)
     kept_all: list[tuple[int, int]] = []
-    blanked: list[tuple[Node | None, Node | None, Node]] = []  # (after, before, in): the gaps between kept statements
     for error in errors:
-        kept = [child for child in error.named_children if child.type in SALVAGEABLE and not child.has_error]
-        kept_all.extend((child.start_byte, child.end_byte) for child in kept)
-        previous = None
-        for child in [*kept, None]:
-            blanked.append((previous, child, error))
-            previous = child
-    edits = []
-    for after, before, error in blanked:
-        start, start_point = (after.end_byte, after.end_point) if after is not None else (error.start_byte, error.start_point)
-        end, end_point = (before.start_byte, before.start_point) if before is not None else (error.end_byte, error.end_point)
-        if start >= end:
-            continue
-        for offset in range(start, end):
-            if buffer[offset] not in (0x0A, 0x0D):
-                buffer[offset] = 0x20
-        edits.append((start, end, start_point, end_point))
-    text = bytes(buffer)
-    return Salvaged(_reparse_blanked(tree, text, edits, sum(e.end_byte - e.start_byte for e in errors)), text, kept_all)
-
-
-def _reparse_blanked(tree: Tree, text: bytes, edits: list[tuple[int, int, Point, Point]], covered: int) -> Tree:
-    """text (tree's, with these stretches blanked) parsed again.
-
-    Blanking keeps lengths and rows, so each stretch is an edit of the same
-    size, and tree-sitter re-uses what lies outside the ERROR nodes: on the
-    104 scripts of the benchmark corpus with one, 0.031 s against 0.089 s
-    for fresh parses, node for node the same tree (tests/test_syntax.py).
-    Where the ERROR nodes cover most of the text little is left to re-use
-    and the edits cost more than they save (a 5 MB script broken from line
-    27: 0.80 s against 0.72 s): parsed afresh.
-    """
-    if not edits or covered * 2 > len(text):
-        return parse(text)
-    edited = tree.copy()  # the caller's tree and its nodes stay as they were read
-    for start, end, start_point, end_point in reversed(edits):
-        edited.edit(start, end, end, start_point, end_point, end_point)
-    return parse(text, edited)
+        kept = [
+            (child.start_byte, child.end_byte)
+            for child in error.named_children
+            if child.type in SALVAGEABLE and not child.has_error
+        ]
+        kept_all.extend(kept)
+        cursor = error.start_byte
+        for start, end in [*kept, (error.end_byte, error.end_byte)]:
+            for offset in range(cursor, start):
+                if buffer[offset] not in (0x0A, 0x0D):
+                    buffer[offset] = 0x20
+            cursor = max(cursor, end)
+    return bytes(buffer), kept_all
 
 
 def first_broken_offset(error: Node) -> int:

@@ -1,15 +1,16 @@
-"""What the checker salvages from an ERROR node: the complete statements inside it, parsed again.
+"""What the checker salvages from an ERROR node: the complete statements inside it, the rest blanked.
 
-`syntax.salvage` blanks the rest of each ERROR node and re-parses; where the
-ERROR nodes cover less than half the script, from the first tree edited, so
-tree-sitter re-uses what lies outside them. Either way the tree must be the
-one a fresh parse of the blanked text gives.
+Blanking keeps every offset and every line break, so what is found in the
+re-parsed text points at the original. (Re-parsing the blanked text from the
+first tree, edited, was tried: where an ERROR remains after blanking, tree-sitter
+may recover from it otherwise than a fresh parse does, 1 in 2,277 broken
+generated scripts, and with those parsed afresh it saved 0.016 s on the
+benchmark corpus's 104 broken scripts: not kept.)
 """
 
 from __future__ import annotations
 
 import pytest
-from tree_shape import shape
 
 from pipelint import syntax
 
@@ -18,9 +19,9 @@ FUNCTIONS = "".join(f"f{n}() {{\n  cat words.txt | wc -l\n  echo {n} | tr 0-9 a-
 BROKEN_FUNCTION = "g() {\n  echo (\n  echo b\n  cat words.txt | wc -l\n}\n"
 
 BROKEN = {
-    # tree-sitter wraps the whole file in one ERROR node, the functions after the `if` kept in it: parsed afresh
+    # tree-sitter wraps the whole file in one ERROR node, the functions after the `if` kept in it
     "a broken if at the start": "if true; then\n  echo (\n  cat words.txt | wc -l\nfi\n" + FUNCTIONS,
-    # from the broken function to the end, a third of the script: re-parsed from the edited tree
+    # from the broken function to the end
     "a broken function": FUNCTIONS * 2 + BROKEN_FUNCTION + FUNCTIONS,
     "a stray parenthesis in the middle": FUNCTIONS + "echo )\n" + FUNCTIONS,
     "a stray parenthesis at the start": "echo )\n" + FUNCTIONS,
@@ -32,21 +33,14 @@ BROKEN = {
 
 
 def _salvaged(source: str):
-    tree = syntax.parse(source.encode())
-    errors = syntax.outermost_errors(tree.root_node)
+    errors = syntax.outermost_errors(syntax.parse(source.encode()).root_node)
     assert errors, "the example must hold an ERROR node"
-    return tree, errors, syntax.salvage(tree, source.encode(), errors)
-
-
-@pytest.mark.parametrize("source", BROKEN.values(), ids=BROKEN.keys())
-def test_the_salvaged_tree_is_the_one_a_fresh_parse_of_the_blanked_text_gives(source):
-    _, _, salvaged = _salvaged(source)
-    assert shape(salvaged.tree) == shape(syntax.parse(salvaged.text))
+    return errors, syntax.salvage(source.encode(), errors)
 
 
 @pytest.mark.parametrize("source", BROKEN.values(), ids=BROKEN.keys())
 def test_blanking_keeps_the_kept_statements_every_offset_and_every_line_break(source):
-    _, errors, (_, blanked, kept) = _salvaged(source)
+    errors, (blanked, kept) = _salvaged(source)
     original = source.encode()
     assert len(blanked) == len(original)
     assert [i for i, byte in enumerate(blanked) if byte in b"\r\n"] == [i for i, byte in enumerate(original) if byte in b"\r\n"]
@@ -60,25 +54,3 @@ def test_blanking_keeps_the_kept_statements_every_offset_and_every_line_break(so
     outside = [(0, errors[0].start_byte)] + [(a.end_byte, b.start_byte) for a, b in zip(errors, errors[1:])]
     for start, end in outside + [(errors[-1].end_byte, len(original))]:
         assert blanked[start:end] == original[start:end]
-
-
-def test_the_caller_s_tree_is_left_as_it_was(monkeypatch):
-    source = BROKEN["a broken function"]
-    tree = syntax.parse(source.encode())
-    before = shape(tree)
-    reused = []
-    parse = syntax.parse
-    monkeypatch.setattr(syntax, "parse", lambda text, old=None: reused.append(old is not None) or parse(text, old))
-    syntax.salvage(tree, source.encode(), syntax.outermost_errors(tree.root_node))
-    assert reused == [True], "a small ERROR in a long script is re-parsed from the edited tree"
-    assert shape(tree) == before and not tree.root_node.has_changes
-
-
-def test_an_error_over_most_of_the_script_is_parsed_afresh(monkeypatch):
-    source = BROKEN["a broken if at the start"]
-    tree = syntax.parse(source.encode())
-    reused = []
-    parse = syntax.parse
-    monkeypatch.setattr(syntax, "parse", lambda text, old=None: reused.append(old is not None) or parse(text, old))
-    syntax.salvage(tree, source.encode(), syntax.outermost_errors(tree.root_node))
-    assert reused == [False]
