@@ -36,8 +36,22 @@ def _parser() -> Parser:
 
 
 def parse(source: bytes, old_tree: Tree | None = None) -> Tree:
-    """The tree of source; with old_tree (edited to match source with `Tree.edit`), re-using its unchanged parts."""
-    return _parser().parse(source) if old_tree is None else _parser().parse(source, old_tree)
+    """The tree of source; with old_tree (edited to match source with `Tree.edit`), re-using its unchanged parts.
+
+    Always the tree a fresh parse gives. From an old tree, tree-sitter may
+    recover from a syntax error otherwise than afresh (its recovery depends on
+    the parse's history: 2 of 906 generated scripts the parse guards repaired,
+    an ERROR where a fresh parse has a MISSING quote), and what pipelint reports
+    must not depend on the way the tree was reached (the editor's against the
+    command line's). So a tree with an error is parsed again from scratch, and
+    from an old tree with an error (which an edit elsewhere leaves in) the
+    parse starts from scratch at once.
+    """
+    parser = _parser()
+    if old_tree is None or old_tree.root_node.has_error:
+        return parser.parse(source)
+    tree = parser.parse(source, old_tree)
+    return parser.parse(source) if tree.root_node.has_error else tree
 
 
 def text(node: Node) -> bytes:

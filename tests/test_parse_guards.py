@@ -266,3 +266,25 @@ def test_each_round_parses_incrementally_into_the_tree_a_fresh_parse_gives(sourc
     """The rounds re-parse from the last tree edited (`Tree.edit`), not from scratch: the same tree, node for node."""
     guarded = parse_guards.guard(source.encode())
     assert shape(guarded.tree) == shape(syntax.parse(guarded.text))
+
+
+# Repaired scripts a syntax error is left in, from the fix fuzzer: re-parsed from the
+# edited tree, tree-sitter recovered from the error otherwise than a fresh parse does.
+STILL_BROKEN_AFTER_REPAIR = {
+    "a brace glued to a word in a loop": (
+        '#!/bin/bash\nset -u\nn=0\nfor i in 1 2; do cat <<"EOF" |\n  two  spaces\nEOF\n'
+        'tr a-z A-Z | mysql shop | cat > out; {echo "i=$i"; done\necho "end v=${v-unset} n=${n-unset}"\n'
+    ),
+    "a stray parenthesis in a function": (
+        '#!/bin/sh\nn=0\nrun() { cat <<"EOF" |\nb a\nhello\ncat words.txt | sort\nEOF\n'
+        'tee -a /dev/null | tr a-z A-Z | return 5 )> out; echo "in=$?"; }\nrun; echo "out=$?"\n'
+    ),
+}
+
+
+@pytest.mark.parametrize("source", STILL_BROKEN_AFTER_REPAIR.values(), ids=STILL_BROKEN_AFTER_REPAIR.keys())
+def test_a_repaired_script_still_broken_gets_the_tree_a_fresh_parse_gives(source):
+    """What is reported must not depend on how the tree was reached (syntax.parse parses such a tree again)."""
+    guarded = parse_guards.guard(source.encode())
+    assert guarded.rounds > 0 and guarded.tree.root_node.has_error
+    assert shape(guarded.tree) == shape(syntax.parse(guarded.text))
