@@ -252,14 +252,16 @@ def guard(source: bytes, dialect: Dialect = Dialect.BASH, parsed: Tree | None = 
 
     parsed: tree-sitter's parse of source, if the caller has it (the language server's incremental one).
     """
-    tree = parsed if parsed is not None else syntax.parse(source)
-    errors_before = len(syntax.error_ranges(tree.root_node))
     repair = _Repair(source, dialect)
-    repaired_tree, documents = repair.run(tree)
-    if repaired_tree is not tree and len(syntax.error_ranges(repaired_tree.root_node)) > errors_before:
+    # The first parse is not held here while the rounds run: a large script's
+    # rounds, each a whole parse, held three trees at once (a 5 MB script's
+    # check took 2.7x its parse's memory). Where the repair is given up, the
+    # source is parsed again.
+    repaired_tree, documents = repair.run(parsed if parsed is not None else syntax.parse(source))
+    if repair.rounds and len(syntax.error_ranges(repaired_tree.root_node)) > repair.errors_before:
         # The repaired copy fails where the source did not: keep the source's
         # parse, and trust none of what tree-sitter misread in it.
-        return repair.give_up(tree)
+        return repair.give_up(parsed if parsed is not None else syntax.parse(source))
     return repair.result(repaired_tree, documents)
 
 
@@ -275,9 +277,11 @@ class _Repair:
         self.rounds = 0
         self.touched: set[int] = set()  # offsets some round changed (comparing every byte costs more)
         self.last_found: tuple[Node, list[Swallowed]] | None = None  # the last round's tree and its boundaries
+        self.errors_before = 0  # ERROR and MISSING nodes in the parse of the source
 
     def run(self, tree: Tree) -> tuple[Tree, HereDocuments]:
         """The last parse, and the here-documents as bash reads them with that parse's operators."""
+        self.errors_before = len(syntax.error_ranges(tree.root_node))
         documents = heredocs.find(self.source, tree.root_node, self.dialect)
         for _ in range(MAX_ROUNDS):
             changes = self._changes(tree.root_node, documents)
