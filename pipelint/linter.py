@@ -258,7 +258,8 @@ def _cyclic_collection_paused():
     Linting a file makes many objects that live until it is done (nodes, command
     models, facts), and Python's collector walks them again at each of its
     frequent collections: a dense 1 MB script (a finding on every line) took
-    3.1 s, 2.4 s paused. A lint makes no cycle of its own (tests/test_collection_pause.py):
+    3.1 s, 2.4 s paused and with no cycle left. A lint makes no cycle of its own
+    (tests/test_collection_pause.py):
     what it leaves goes by reference counting, so pausing costs no memory, and
     garbage others make in a cycle meanwhile is collected once the file is done.
     """
