@@ -297,10 +297,11 @@ class _Repair:
         """The text with these bytes changed, parsed again from the last tree (tree-sitter's incremental parse).
 
         A round changes a few bytes; tree-sitter re-reads only what they
-        touch. Where they are spread over a whole large script it saves less
-        than hoped (0.8× a fresh parse of 1-2 MB: tree-sitter-bash reuses
-        little around each edit), and the tree is the same node for node
-        (tests/test_parse_guards.py). The edits go from the last offset back,
+        touch. In a large script it often saves nothing: after a line like
+        `x="`a | b | c`"` tree-sitter-bash reuses no node to the end of the file
+        (tests/benchmarks/bench_reuse_after_backticks.py). The tree is the one a
+        fresh parse gives (tests/test_parse_guards.py): where an error remains,
+        `syntax.parse` parses afresh. The edits go from the last offset back,
         so each one's row and column, read in the text before the round, are
         not moved by the edits after it.
         """
