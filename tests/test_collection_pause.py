@@ -53,7 +53,7 @@ def test_the_collector_is_enabled_again_when_the_lint_raises(monkeypatch):
     assert gc.isenabled()
 
 
-# The dense script, and every fixture: between them every rule and script fact is asked.
+# The dense script, and every fixture (loops, functions, here-documents, mounts, ssh, a Dockerfile), with every rule on.
 SCRIPTS = {"dense": DENSE * 50, **{path.name: path.read_bytes() for path in sorted(FIXTURES.iterdir()) if path.is_file()}}
 
 
