@@ -53,8 +53,28 @@ def test_the_collector_is_enabled_again_when_the_lint_raises(monkeypatch):
     assert gc.isenabled()
 
 
-# The dense script, and every fixture (loops, functions, here-documents, mounts, ssh, a Dockerfile), with every rule on.
-SCRIPTS = {"dense": DENSE * 50, **{path.name: path.read_bytes() for path in sorted(FIXTURES.iterdir()) if path.is_file()}}
+# What asks the script facts: a mount and its unmount, a variable set once, a function, a
+# sourced file, a loop, steps of a serialized transfer, a script run over ssh.
+FACTS = b"""#!/bin/bash
+set -eo pipefail
+LOG=/mnt/nfs/build.log
+mount -t nfs server:/export /mnt/nfs
+backup() { tar -cf - "$1" | gzip > "$2"; }
+. ./lib.sh
+for f in *.sql; do cat "$f" | mysql db; done
+make 2>&1 | tee "$LOG" | tail -1
+gzip -c dump.sql > dump.sql.gz
+scp dump.sql.gz host:/tmp/
+ssh host 'gunzip < /tmp/dump.sql.gz | mysql db'
+umount /mnt/nfs
+"""
+
+# Those, the dense script and every fixture (a loop, here-documents, ssh, a Dockerfile), with every rule on.
+SCRIPTS = {
+    "dense": DENSE * 50,
+    "facts": FACTS,
+    **{path.name: path.read_bytes() for path in sorted(FIXTURES.iterdir()) if path.is_file()},
+}
 
 
 @pytest.mark.parametrize("fix", [False, True], ids=["check", "fix"])
