@@ -231,6 +231,16 @@ def _has_tool_table(pyproject: Path) -> bool:
         return False
 
 
+def read_afresh() -> None:
+    """Forget the config files and real paths read so far: the next lookup sees the disk as it is now.
+
+    A run reads them once; a language server that lives for hours asks this
+    before each lint (a config file edited, a folder turned into a link).
+    """
+    load.cache_clear()
+    _real_folder.cache_clear()
+
+
 @functools.lru_cache(maxsize=64)
 def load(config_file: Path) -> Settings:
     """Read and validate one config file."""

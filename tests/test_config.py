@@ -269,3 +269,15 @@ def test_real_folders_are_those_os_path_realpath_gives_through_links_loops_and_a
         monkeypatch.chdir(first_folder)
         for folder in [f"{tmp_path}/{name}" for name in absolute] + relative:
             assert config._realpath(folder) == os.path.realpath(folder), folder
+
+
+def test_a_folder_turned_into_a_link_is_seen_after_read_afresh(tmp_path):
+    """What a language server asks before each lint: real paths are not remembered across lints."""
+    (tmp_path / "real").mkdir()
+    (tmp_path / "elsewhere").mkdir()
+    folder = str(tmp_path / "real")
+    assert config._realpath(folder) == folder
+    (tmp_path / "real").rmdir()
+    (tmp_path / "real").symlink_to(tmp_path / "elsewhere")
+    config.read_afresh()
+    assert config._realpath(folder) == str(tmp_path / "elsewhere")

@@ -86,9 +86,9 @@ def settings_for(path: Path | None, folder: Path) -> SettingsLookup:
     returned for the editor to show.
     """
     target = path if path is not None else folder / "untitled"
-    # Read the config files afresh: a worker process does not see the editor's
-    # file events, and the lookup costs 0.1-0.3 ms (tests/benchmarks/bench_lsp.py).
-    config.load.cache_clear()
+    # Read the config files and real paths afresh: a worker process does not see the
+    # editor's file events, and the lookup costs 0.1-0.3 ms (tests/benchmarks/bench_lsp.py).
+    config.read_afresh()
     try:
         return SettingsLookup(SettingsResolver().for_path(target))
     except ConfigError as error:

@@ -378,7 +378,7 @@ class PipelintServer(LanguageServer):
 
     def reload_config(self) -> None:
         """A config file changed: lint every open document again (workers read config files afresh)."""
-        config.load.cache_clear()
+        config.read_afresh()
         self.config_generation += 1
         self.shown_errors.clear()
         self.snapshots.clear()
