@@ -6,7 +6,11 @@ table: it says how long and how much memory `pipelint check` takes on a
 script of 1, 2, 5 and 10 MB, side by side with parsing the same bytes with
 tree-sitter-bash alone (the floor no linter built on it can go under). Each
 measurement is a fresh process; time is wall time, memory is peak RSS
-(`ru_maxrss` of the child). Two kinds of script:
+(`ru_maxrss` of the child). Beside them, the engine floor: what the check
+pays before its first rule (imports, the parse with the guards' repair
+rounds, the candidates query), with the number of parses the guards needed;
+what the rules, the facts and the output cost is the difference. The kinds
+of script:
 
 - `fixtures`: the repository's fixtures repeated (functions, loops,
   heredocs, pipelines; a finding every few lines), like a large real script;
@@ -45,6 +49,18 @@ REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "fixtures"
 
 PARSE_ONLY = "import sys, tree_sitter, tree_sitter_bash as b; tree_sitter.Parser(tree_sitter.Language(b.language())).parse(open(sys.argv[1], 'rb').read())"
+
+# The least `pipelint check` of this design pays on the file before its first rule: its imports,
+# the guarded parse (with the repair rounds an exact tree needs, each a parse) and the one
+# candidates query; no rule, fact or output (bench_lint.py's engine floor, with the guards).
+ENGINE_FLOOR = """
+import sys
+import pipelint.cli
+from pipelint import candidates, dialect, parse_guards, registry
+source = open(sys.argv[1], 'rb').read()
+guarded = parse_guards.guard(source, dialect.detect(source, sys.argv[1]))
+candidates.find(candidates.plan([rule() for rule in registry.RULES]), guarded.tree.root_node)
+"""
 
 
 DENSE = b'cat "data.txt" | grep -v foo | sort > out.txt\nif [ -f x ]; then echo "hi" | tr a b; fi\n'
@@ -104,6 +120,15 @@ def build_nesting(path: Path, depth: int) -> None:
     path.write_bytes(b"echo " + b"$(" * depth + b")" * depth + b"\n")  # issue 14's case: nothing but nesting
 
 
+def repair_rounds(script: Path) -> int:
+    """How many times the parse guards parse the script again to repair what tree-sitter-bash misread."""
+    sys.path.insert(0, str(REPO))
+    from pipelint import dialect, parse_guards
+
+    source = script.read_bytes()
+    return parse_guards.guard(source, dialect.detect(source, str(script))).rounds
+
+
 def measure(command: list[str], repo: Path = REPO) -> tuple[float, float]:
     """(wall seconds, peak RSS in MB) of one run in a fresh child process."""
     env = dict(os.environ, PYTHONPATH=str(repo))
@@ -128,8 +153,8 @@ def main() -> None:
     args = parser.parse_args()
     print(f"corpus: {args.corpus}; load average: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
     label = "depth" if args.corpus == "nesting" else "size"
-    print(f"| {label} | tree-sitter parse | pipelint check | time ratio | parse RSS | check RSS | RSS ratio |")
-    print("|---|---|---|---|---|---|---|")
+    print(f"| {label} | tree-sitter parse | engine floor (parses) | pipelint check | time ratio | parse RSS | check RSS | RSS ratio |")
+    print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory(prefix="bench-size-") as work:
         script = Path(work) / "big.sh"
         cases = args.depths if args.corpus == "nesting" else args.sizes
@@ -141,10 +166,12 @@ def main() -> None:
                 build_script(script, case, args.corpus)
                 name = f"{case:g} MB"
             parse_time, parse_rss = measure([sys.executable, "-c", PARSE_ONLY, str(script)])
+            floor_time, _ = measure([sys.executable, "-c", ENGINE_FLOOR, str(script)], args.repo)
             check = [sys.executable, "-m", "pipelint", "check", "--quiet", *args.extra, str(script)]
             check_time, check_rss = measure(check, args.repo)
+            floor = f"{floor_time:.2f} s ({floor_time / parse_time:.1f}×, {1 + repair_rounds(script)})"
             print(
-                f"| {name} | {parse_time:.2f} s | {check_time:.2f} s | {check_time / parse_time:.1f}× "
+                f"| {name} | {parse_time:.2f} s | {floor} | {check_time:.2f} s | {check_time / parse_time:.1f}× "
                 f"| {parse_rss:.0f} MB | {check_rss:.0f} MB | {check_rss / parse_rss:.1f}× |"
             )
 
