@@ -86,7 +86,9 @@ def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | N
         return None
     if variable is not None:  # `cat $f`: the redirect gets `"$f"`, the same file where $f is one word
         one_word = context.facts.holds_one_word(variable, operand.start_byte)
-        return _useless_cat(pipeline, context, b'"' + syntax.text(operand) + b'"', unsafe=not one_word)
+        # `x=-n; cat $x`: one word, but an option to cat (fuzz seed 92, script 1174).
+        unsafe = not one_word or context.facts.may_hold_dash_word(operand)
+        return _useless_cat(pipeline, context, b'"' + syntax.text(operand) + b'"', unsafe=unsafe)
     unsafe = (
         bool(reader.all_redirects)
         or syntax.has_unquoted_expansion(operand)

@@ -54,7 +54,7 @@ def _redefines(source: bytes, rules: set[str]) -> bool:
 _FAKE_END = re.compile(rb"^(?:[ \t]*EOF[ ;X\t]+|[ \t]* [ \t]*EOF|\t+EOF)\r?$", re.MULTILINE)
 _PIPE_NEXT_LINE = re.compile(rb"<<-?[^\n]*\|[ \t]*\r?$", re.MULTILINE)
 _EXPANSION_READS_STDIN = re.compile(rb"\|[^|\n]*\$\((?:head|cat|wc|read)\b")
-_STDIN_OR_OPTION = re.compile(rb'"\$file"|"\$x"|\\-(?:\s|$)|if=\\-')
+_STDIN_OR_OPTION = re.compile(rb'"?\$(?:file|x)\b|\\-(?:\s|$)|if=\\-')
 _SEVERAL_READERS = re.compile(rb"[{(] ?(?:head|read)\b[^;|]*; ?(?:wc|cat|head|read)\b")
 # Builtins and compound commands that change the shell they run in.
 _STATEFUL = (

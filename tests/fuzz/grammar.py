@@ -28,9 +28,11 @@ OPERANDS = [
     "access.log", "words.txt", '"my file.txt"', "'my file.txt'", "latin.txt", "data.csv", "backup.tar",
     "missing.txt", "src", '"$f"', '"$HOME/words.txt"', "~/words.txt", '"~/words.txt"', '"$file"', '"$x"',
     "\\-", '"$*"', "$(echo words.txt)", '"$(echo access.log)"', "bin.dat", "src/hello.txt",
+    # Unquoted, as ops scripts write them: split and globbed by cat, not by a redirect.
+    "$f", "$x", "$file", "${f}", "$d/hello.txt", "${d}/$f",
 ]
 SETUP = [
-    "f=words.txt", "x=-n", "file=${1:--}", "v=init", "n=0",
+    "f=words.txt", "x=-n", "file=${1:--}", "v=init", "n=0", "d=src",
     "printf 'a\\000b\\nab\\n' > bin.dat",
 ]
 BASH_SETUP = ["arr=(x)", "shopt -s expand_aliases"]

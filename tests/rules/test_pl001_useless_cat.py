@@ -359,9 +359,11 @@ def test_an_unquoted_variable_holding_one_word_gets_a_safe_quoted_fix(shell, tmp
         "cat $1 | wc -l\necho after\n",  # an argument may hold blanks or globs
         "for f in *.txt; do cat $f | wc -l; done\necho after\n",  # a file name may hold blanks
         'f=access.log\nIFS=.\ncat $f | wc -l\necho after\n',  # IFS splits it
+        "x=-n\ncat $x | wc -l\necho after\n",  # one word, but `cat -n` numbers stdin (fuzz seed 92)
+        'file=${1:--}\ncat $file | wc -l\necho after\n',  # `-` is stdin to cat
     ],
 )
-def test_an_unquoted_variable_that_may_split_gets_an_unsafe_fix(script, tmp_path):
+def test_an_unquoted_variable_that_may_split_or_be_an_option_gets_an_unsafe_fix(script, tmp_path):
     (finding,) = [f for f in lint(script) if f.code == "PL001"]
     assert finding.fix.applicability is Applicability.UNSAFE
     assert b'< "$' in fix(script, unsafe=True)
