@@ -77,25 +77,25 @@ def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | N
     operand = cat.operands[0]
     if _means_stdin_or_option(operand):
         return None  # `cat -`, `cat \-n`, `cat "${1:--}"` read stdin or take an option
-    variable = _unquoted_variable(operand)
-    if variable is None and (not syntax.is_single_word(operand) or operand.type == "process_substitution"):
+    variables = _unquoted_variables(operand)
+    if variables is None and (not syntax.is_single_word(operand) or operand.type == "process_substitution"):
         return None
     if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in reader.all_redirects):
         return None  # `cat f 2>&1 >/dev/null | …` feeds the pipe its errors, not the file
     if not can_take_stdin(pipeline, context):
         return None
-    if variable is not None:  # `cat $f`: the redirect gets `"$f"`, the same file where $f is one word
-        one_word = context.facts.holds_one_word(variable, operand.start_byte)
-        # `x=-n; cat $x`: one word, but an option to cat (fuzz seed 92, script 1174).
-        unsafe = not one_word or context.facts.may_hold_dash_word(operand)
-        return _useless_cat(pipeline, context, b'"' + syntax.text(operand) + b'"', unsafe=unsafe)
     unsafe = (
-        bool(reader.all_redirects)
-        or syntax.has_unquoted_expansion(operand)
+        bool(reader.all_redirects)  # `cat f 2>err`: the fix would not create err
         or context.redefines(b"cat")  # a sourced file may define it
         or context.facts.may_hold_dash_word(operand)  # `file=${1:--}; cat "$file"`: `-` is stdin to cat
         or _names_no_file(operand)
     )
+    if variables is not None:
+        # `cat $f`, `cat /backups/$db.sql`: the redirect gets the word quoted, which opens
+        # the same file only where each variable holds one word (no split, no glob).
+        one_word = all(context.facts.holds_one_word(name, operand.start_byte) for name in variables)
+        return _useless_cat(pipeline, context, b'"' + syntax.text(operand) + b'"', unsafe=unsafe or not one_word)
+    unsafe = unsafe or syntax.has_unquoted_expansion(operand)
     return _useless_cat(pipeline, context, syntax.text(operand), unsafe=unsafe)
 
 
@@ -105,16 +105,29 @@ def _useless_cat(pipeline: Pipeline, context: Context, operand: bytes, *, unsafe
 
 
 _VARIABLE = re.compile(rb"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\}|([0-9])|\{([0-9]+)\})")
+# Text that means the same inside double quotes as outside: no glob, brace, tilde, quote or backslash.
+_PLAIN_TEXT = re.compile(rb"[A-Za-z0-9_./:@%+,=-]+")
 
 
-def _unquoted_variable(operand: Node) -> bytes | None:
-    """`$f`, `${f}`, `$1` written without quotes: the variable's name (a digit for a positional one)."""
-    if operand.type not in ("simple_expansion", "expansion"):
+def _unquoted_variables(operand: Node) -> list[bytes] | None:
+    """The names of the variables of `$f`, `${f}`, `$1`, alone or joined to plain text
+    (`/backups/$db.sql`), written without quotes; None for any other word.
+
+    Quoting such a word whole changes only how the variables' values are split and globbed.
+    """
+    parts = operand.named_children if operand.type == "concatenation" else [operand]
+    names = []
+    for part in parts:
+        if part.type in ("simple_expansion", "expansion"):
+            match = _VARIABLE.fullmatch(syntax.text(part))
+            if match is None:
+                return None  # `${f:-x}`, `$@`, `${a[0]}`
+            names.append(next(group for group in match.groups() if group is not None))
+        elif part.type != "word" or _PLAIN_TEXT.fullmatch(syntax.text(part)) is None:
+            return None
+    if not names or b"".join(syntax.text(part) for part in parts) != syntax.text(operand):
         return None
-    match = _VARIABLE.fullmatch(syntax.text(operand))
-    if match is None:
-        return None
-    return next(group for group in match.groups() if group is not None)
+    return names
 
 
 def _names_no_file(operand: Node) -> bool:

@@ -369,6 +369,39 @@ def test_an_unquoted_variable_that_may_split_or_be_an_option_gets_an_unsafe_fix(
     assert b'< "$' in fix(script, unsafe=True)
 
 
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_a_variable_joined_to_plain_text_gets_the_whole_word_quoted(shell, tmp_path):
+    """`cat /backups/$db.sql | mysql`, as ops scripts write it (ShellCheck's SC2002 reports it too)."""
+    script = b"d=src\ncat $d/hello.txt | wc -l\ncat ${d}/$f | wc -c\necho after\n"
+    source = b"f=hello.txt\n" + script if shell == "bash" else b"#!/bin/sh\nf=hello.txt\n" + script
+    path = "script.bash" if shell == "bash" else "script.sh"
+    fixed = fix(source, path)
+    assert fixed.endswith(b'd=src\nwc -l < "$d/hello.txt"\nwc -c < "${d}/$f"\necho after\n')
+    assert_same_behaviour(source, fixed, tmp_path, shell, path=path, inputs=("src/hello.txt",))
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "cat $BACKUPS/dump.sql | wc -l\necho after\n",  # set outside the script: may hold blanks
+        'd="my dir"\ncat $d/x.txt | wc -l\necho after\n',  # split into two operands by the original
+        "d=src\nf=$1\ncat $d/$f | wc -l\necho after\n",  # one of the two may split
+        "f=access.log\ncat $f 2>err | wc -l\necho after\n",  # the fix would not create err
+    ],
+)
+def test_an_unquoted_word_that_may_not_be_one_file_gets_an_unsafe_fix(script):
+    (finding,) = [f for f in lint(script) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+
+
+@pytest.mark.parametrize(
+    "script",
+    ["cat $d/*.log | wc -l\n", "cat ~/$f | wc -l\n", "cat $d/{a,b} | wc -l\n", "cat x/${d:-y}/z | wc -l\n", "cat $d\\ x | wc -l\n"],
+)
+def test_unquoted_words_that_quoting_would_change_are_not_reported(script):
+    assert "PL001" not in codes(script)
+
+
 def test_the_unsafe_quoted_fix_reads_what_the_split_did_not(tmp_path):
     from harness import run_script
 
