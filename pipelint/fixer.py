@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -37,14 +38,36 @@ def _non_overlapping(findings: list[Finding]) -> list[Finding]:
     wins, and the unsafe one is reconsidered on the rewritten text.
     """
     chosen: list[Finding] = []
-    taken: list[tuple[int, int]] = []
+    taken = _Spans()
     by_priority = sorted(findings, key=lambda f: (f.fix.applicability is not Applicability.SAFE, f.fix.span))  # type: ignore[union-attr]
     for finding in by_priority:
-        start, end = finding.fix.span  # type: ignore[union-attr]
-        if all(end < t_start or t_end < start for t_start, t_end in taken):
+        if taken.claim(*finding.fix.span):  # type: ignore[union-attr]
             chosen.append(finding)
-            taken.append((start, end))
     return sorted(chosen, key=lambda f: f.fix.span)  # type: ignore[union-attr]
+
+
+class _Spans:
+    """Byte spans claimed so far, none overlapping or touching another, in order.
+
+    A new span can only clash with its neighbours in that order, so a claim
+    costs a binary search: comparing it with every span taken made `--fix` on a
+    script with 23,000 fixes quadratic (33 s for 2 MB against 6.5 s for 1 MB).
+    """
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+
+    def claim(self, start: int, end: int) -> bool:
+        """Take the span unless it overlaps or touches one already taken."""
+        index = bisect.bisect_left(self._starts, start)
+        if index > 0 and self._ends[index - 1] >= start:
+            return False
+        if index < len(self._starts) and self._starts[index] <= end:
+            return False
+        self._starts.insert(index, start)
+        self._ends.insert(index, end)
+        return True
 
 
 def apply_edits(source: bytes, edits: list[Edit]) -> bytes:

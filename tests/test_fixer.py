@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from harness import fix
 
 from pipelint.finding import Applicability, Edit, Finding, Fix, Severity
@@ -15,6 +18,29 @@ def finding(start: int, end: int, applicability: Applicability) -> Finding:
 def test_overlapping_fixes_wait_for_the_next_pass():
     chosen = _non_overlapping([finding(0, 5, Applicability.SAFE), finding(3, 8, Applicability.SAFE), finding(9, 12, Applicability.SAFE)])
     assert [(f.start, f.end) for f in chosen] == [(0, 5), (9, 12)]
+
+
+def test_fixes_that_touch_wait_too():
+    chosen = _non_overlapping([finding(0, 5, Applicability.SAFE), finding(5, 8, Applicability.SAFE), finding(8, 8, Applicability.SAFE)])
+    assert [(f.start, f.end) for f in chosen] == [(0, 5), (8, 8)]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_fixes_chosen_are_those_of_a_comparison_with_every_span_taken(seed):
+    """The binary search over the spans taken (linear --fix on 23,000 fixes) against the plain rule."""
+    rng = random.Random(seed)
+    findings = []
+    for _ in range(200):
+        start = rng.randrange(1000)
+        end = start + rng.choice([0, 0, 1, 3, 10, 40])
+        findings.append(finding(start, end, rng.choice([Applicability.SAFE, Applicability.UNSAFE])))
+    expected, taken = [], []
+    for candidate in sorted(findings, key=lambda f: (f.fix.applicability is not Applicability.SAFE, f.fix.span)):
+        start, end = candidate.fix.span
+        if all(end < t_start or t_end < start for t_start, t_end in taken):
+            expected.append(candidate)
+            taken.append((start, end))
+    assert _non_overlapping(findings) == sorted(expected, key=lambda f: f.fix.span)
 
 
 def test_a_safe_fix_wins_over_an_unsafe_one_on_the_same_text():

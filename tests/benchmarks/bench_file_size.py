@@ -9,8 +9,10 @@ measurement is a fresh process; time is wall time, memory is peak RSS
 (`ru_maxrss` of the child). Beside them, the engine floor: what the check
 pays before its first rule (imports, the parse with the guards' repair
 rounds, the candidates query), with the number of parses the guards needed;
-what the rules, the facts and the output cost is the difference. The kinds
-of script:
+what the rules, the facts and the output cost is the difference. And
+`check --fix` on a copy: it lints again after each pass of fixes, and its
+time must grow with the size as the check's does (choosing among 23,000 fixes
+was once quadratic). The kinds of script:
 
 - `fixtures`: the repository's fixtures repeated (functions, loops,
   heredocs, pipelines; a finding every few lines), like a large real script;
@@ -39,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -153,8 +156,8 @@ def main() -> None:
     args = parser.parse_args()
     print(f"corpus: {args.corpus}; load average: {' '.join(f'{value:.2f}' for value in os.getloadavg())}")
     label = "depth" if args.corpus == "nesting" else "size"
-    print(f"| {label} | tree-sitter parse | engine floor (parses) | pipelint check | time ratio | parse RSS | check RSS | RSS ratio |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(f"| {label} | tree-sitter parse | engine floor (parses) | pipelint check | time ratio | check --fix | parse RSS | check RSS | RSS ratio |")
+    print("|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory(prefix="bench-size-") as work:
         script = Path(work) / "big.sh"
         cases = args.depths if args.corpus == "nesting" else args.sizes
@@ -170,8 +173,11 @@ def main() -> None:
             check = [sys.executable, "-m", "pipelint", "check", "--quiet", *args.extra, str(script)]
             check_time, check_rss = measure(check, args.repo)
             floor = f"{floor_time:.2f} s ({floor_time / parse_time:.1f}×, {1 + repair_rounds(script)})"
+            fixed = script.with_name("fixed.sh")
+            shutil.copyfile(script, fixed)  # `--fix` rewrites it: a copy, each size afresh
+            fix_time, _ = measure([sys.executable, "-m", "pipelint", "check", "--quiet", "--fix", "--exit-zero", *args.extra, str(fixed)], args.repo)
             print(
-                f"| {name} | {parse_time:.2f} s | {floor} | {check_time:.2f} s | {check_time / parse_time:.1f}× "
+                f"| {name} | {parse_time:.2f} s | {floor} | {check_time:.2f} s | {check_time / parse_time:.1f}× | {fix_time:.2f} s "
                 f"| {parse_rss:.0f} MB | {check_rss:.0f} MB | {check_rss / parse_rss:.1f}× |"
             )
 
