@@ -188,12 +188,13 @@ def check(
         result.suppressions = suppression.collect(comments, len(source))
     loops_only = settings.loops_only if settings is not None else frozenset()
     quirks = HereDocumentSubstitutions(source, parsed.root)
+    suppressed = suppression.Coverage(result.suppressions)
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
             continue
         if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end):
             continue  # in the default set only where it runs once per iteration
-        if any(s.covers(finding.code, finding.start) for s in result.suppressions):
+        if suppressed.covers(finding.code, finding.start):
             continue
         result.findings.append(_guard_fix(finding, parsed, source, dialect, quirks))
     depth = 0 if region is None else region.depth

@@ -24,7 +24,7 @@ from pipelint.fixer import accept_all, apply_edits, fix_source
 from pipelint.parse_guards import Note
 from pipelint.positions import LineIndex
 from pipelint.regions import Region
-from pipelint.suppression import Suppression
+from pipelint.suppression import Coverage, Suppression
 
 if TYPE_CHECKING:
     from pipelint.facts import VariableFacts
@@ -157,7 +157,7 @@ def lint(
     if host is not None:
         scan = host.scan(source)
         result = checker.CheckResult(source, Dialect.SH, parse_failures=list(scan.failures), error_count=len(scan.failures))
-        _lint_regions(result, scan.regions, scan.suppressions, check_region)
+        _lint_regions(result, scan.regions, [Coverage(scan.suppressions)], check_region)
         result.findings = hosts.reported_once(result.findings, scan.regions)
     else:
         result = checker.check(
@@ -165,7 +165,7 @@ def lint(
         )
         if not settings.embedded:
             return result
-        _lint_regions(result, result.regions, result.suppressions, check_region)
+        _lint_regions(result, result.regions, [Coverage(result.suppressions)], check_region)
     result.findings.sort(key=lambda finding: (finding.start, finding.code))
     return result
 
@@ -173,11 +173,14 @@ def lint(
 def _lint_regions(
     host: checker.CheckResult,
     found: list[Region],
-    suppressions: list[Suppression],
+    suppressed: list[Coverage],
     check: Callable[[Region], checker.CheckResult],
     parent: Region | None = None,
 ) -> None:
-    """Lint each region found in parent's text (or the script's) and add what it finds to host, mapped back."""
+    """Lint each region found in parent's text (or the script's) and add what it finds to host, mapped back.
+
+    suppressed: the host's directives, then those of each script the regions lie in (in the host's bytes).
+    """
     for region in found:
         region = replace(region, depth=1) if parent is None else region.inside(parent)
         inner = check(region)
@@ -188,13 +191,14 @@ def _lint_regions(
             host.parse_failures.extend(ParseFailure(*region.outer_span(f.start, f.end)) for f in inner.parse_failures)
         for finding in inner.findings:
             mapped = map_finding(finding, region)
-            if not any(s.covers(mapped.code, mapped.start) for s in suppressions):
+            if not any(coverage.covers(mapped.code, mapped.start) for coverage in suppressed):
                 host.findings.append(mapped)
         # Directives inside the inner script cover what is nested deeper too.
-        inner_suppressions = [
-            Suppression(s.codes, *region.outer_span(s.start, s.end)) for s in inner.suppressions
-        ]
-        _lint_regions(host, inner.regions, suppressions + inner_suppressions, check, region)
+        if inner.suppressions and inner.regions:
+            directives = Coverage(Suppression(s.codes, *region.outer_span(s.start, s.end)) for s in inner.suppressions)
+            _lint_regions(host, inner.regions, [*suppressed, directives], check, region)
+        else:
+            _lint_regions(host, inner.regions, suppressed, check, region)
 
 
 def _inner_notes(inner: checker.CheckResult, region: Region, host_source: bytes) -> list[Note]:

@@ -7,7 +7,10 @@ so the comments users already have keep working.
 
 from __future__ import annotations
 
+import bisect
 import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -30,6 +33,40 @@ class Suppression:
 
     def covers(self, code: str, offset: int) -> bool:
         return self.start <= offset < self.end and (ALL in self.codes or code in self.codes)
+
+
+class Coverage:
+    """What a set of suppressions disables at each offset, for a lookup per finding.
+
+    The text is cut at every suppression's start and end; each piece keeps the
+    codes disabled over it, so a lookup is one binary search. Asking every
+    suppression for every finding was quadratic: a directive on each of
+    24,000 commands took 36 s, where the lint alone takes 5.
+    """
+
+    def __init__(self, suppressions: Iterable[Suppression]) -> None:
+        starting: dict[int, list[frozenset[str]]] = defaultdict(list)
+        ending: dict[int, list[frozenset[str]]] = defaultdict(list)
+        for suppression in suppressions:
+            starting[suppression.start].append(suppression.codes)
+            ending[suppression.end].append(suppression.codes)
+        self._cuts = sorted(starting.keys() | ending.keys())
+        self._codes: list[frozenset[str]] = []  # disabled from self._cuts[i] to the next cut
+        active: Counter[str] = Counter()
+        for cut in self._cuts:
+            for codes in starting[cut]:  # starts before ends: an empty suppression covers nothing
+                active.update(codes)
+            for codes in ending[cut]:
+                active.subtract(codes)
+            self._codes.append(frozenset(code for code, count in active.items() if count > 0))
+
+    def covers(self, code: str, offset: int) -> bool:
+        """Some suppression covers offset and disables code (`Suppression.covers`)."""
+        index = bisect.bisect_right(self._cuts, offset) - 1
+        if index < 0:
+            return False
+        codes = self._codes[index]
+        return code in codes or ALL in codes
 
 
 def directive_codes(comment: bytes) -> frozenset[str] | None:

@@ -72,6 +72,14 @@ def test_a_directive_inside_the_inner_script_works_too():
     assert findings("sh -c '# pipelint: disable=PL001\ncat access.log | wc -l'\n") == []
 
 
+def test_a_directive_inside_an_inner_script_covers_the_scripts_nested_in_it():
+    script = """sh -c '# pipelint: disable=PL001
+sh -c "cat access.log | wc -l"'
+sh -c 'sh -c "cat access.log | wc -l"'
+"""
+    assert [(f.code, f.start) for f in findings(script)] == [("PL001", script.index("cat access.log", 60))]
+
+
 def test_dialect_of_the_inner_script_is_the_shell_that_runs_it():
     # bash -c may get a here-string fix; sh -c may not
     pl5 = {"extend_select": ("PL5",)}

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from harness import codes
+
+from pipelint.suppression import ALL, Coverage, Suppression
 
 CAT = "cat access.log | grep 500\n"
 
@@ -48,3 +53,20 @@ def test_plain_comment_is_no_directive():
 def test_a_reason_may_follow_the_codes():
     assert codes("echo x\n# pipelint: disable=PL001 the log is tiny\n" + CAT) == []
     assert codes("echo x\n# pipelint: disable=PL004, PL001 -- small files only\n" + CAT) == []
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_coverage_answers_as_asking_every_suppression(seed):
+    """The cut text's lookup (linear on a directive per command) against `Suppression.covers` one by one:
+    nested, overlapping, touching, empty and whole-file suppressions."""
+    rng = random.Random(seed)
+    suppressions = []
+    for _ in range(rng.randrange(0, 40)):
+        start = rng.randrange(100)
+        end = start + rng.choice([0, 1, 5, 20, 100])
+        codes = frozenset(rng.sample(["PL001", "PL003", "PL101", ALL], rng.randrange(1, 3)))
+        suppressions.append(Suppression(codes, start, end))
+    coverage = Coverage(suppressions)
+    for offset in range(-1, 210):
+        for code in ("PL001", "PL003", "PL201"):
+            assert coverage.covers(code, offset) == any(s.covers(code, offset) for s in suppressions), (offset, code)
