@@ -30,7 +30,7 @@ force: a function runs where it is called.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from tree_sitter import Node
@@ -132,7 +132,9 @@ class ShellOptions:
         # The outermost functions' spans, in order: whether an offset is in one is a bisection,
         # not a scan of every function per question (a 6.5 MB script has thousands).
         self._function_starts, self._function_ends = _outermost(self._functions)
-        self._loops = [(node.start_byte, node.end_byte) for node in loops]
+        self._function_nest = _Nest(self._functions)
+        self._loop_nest = _Nest((node.start_byte, node.end_byte) for node in loops)
+        self._options: dict[str, _Option] = {}  # built on the first question about each option
         self._runs_other_code = False  # `. FILE`, `source`, `eval`: no `set +e` proves anything
         for name in from_start:
             self._turn_ons.setdefault(name, []).append(_TurnOn(0, 0, None, False))
@@ -205,38 +207,133 @@ class ShellOptions:
             self._turn_offs.setdefault(name, []).append(_TurnOff(statement.end_byte, reach))
 
     def in_force(self, name: str, offset: int) -> bool:
-        """Whether option `name` may be on when the statement at offset runs."""
+        """Whether option `name` may be on when the statement at offset runs.
+
+        A question costs binary searches and walks up nested spans, not a look at
+        every command that turns an option on or off: with one per `set -e` /
+        `set +e` pair of a script, the old scans made 4,000 pairs take over 300 s.
+        """
+        option = self._option(name)
         in_function = self._in_function(offset)
-        may_be_on = [
-            turn_on
-            for turn_on in self._turn_ons.get(name, []) + self._turn_ons.get(ANY, [])
-            if in_function or (turn_on.first_run <= offset and (turn_on.shell is None or turn_on.shell[0] <= offset < turn_on.shell[1]))
-        ]
-        if not may_be_on:
+        if not (option.any_on() if in_function else option.may_be_on_at(offset)):
             return False
-        if any(not turn_on.undone_by_off for turn_on in may_be_on) or self._runs_other_code:
+        if self._runs_other_code or any(option.may_be_on(turn_on, offset, in_function) for turn_on in option.never_undone):
             return True
-        return not any(self._turned_off_by(off, name, offset, may_be_on) for off in self._turn_offs.get(name, []))
+        # Of the `set +e` that reach offset, the last one to run proves the most: whatever
+        # may turn the option on again after it, or wrap offset in a function or a loop,
+        # does so after each earlier one too (their stretches nest, as their blocks do).
+        off = next(option.offs.holding(offset), None)
+        return off is None or not self._turned_off_by(off[0], name, offset, option, in_function)
+
+    def _option(self, name: str) -> _Option:
+        option = self._options.get(name)
+        if option is None:
+            ons = self._turn_ons.get(name, []) + self._turn_ons.get(ANY, [])
+            option = self._options[name] = _Option(ons, self._turn_offs.get(name, []))
+        return option
 
     def _in_function(self, offset: int) -> bool:
         index = bisect.bisect_right(self._function_starts, offset) - 1
         return index >= 0 and offset < self._function_ends[index]
 
-    def _turned_off_by(self, off: _TurnOff, name: str, offset: int, may_be_on: list[_TurnOn]) -> bool:
-        """`set +e` at off surely runs before the statement at offset, and nothing may turn the option on between."""
-        if not off.end <= offset < off.reach:
-            return False
-        if any(off.end <= start <= offset < end for start, end in self._functions):
+    def _turned_off_by(self, off_end: int, name: str, offset: int, option: _Option, in_function: bool) -> bool:
+        """`set +e` ending at off_end surely runs before the statement at offset, and nothing may turn the option on between."""
+        if any(start >= off_end for start, _ in self._function_nest.holding(offset)):
             return False  # offset is in a function defined after `set +e`: it runs when called
         # A loop around offset that starts after `set +e` runs all of its body before the next iteration.
-        until = max([end for start, end in self._loops if off.end <= start <= offset < end], default=offset)
-        if any(off.end <= turn_on.at < until for turn_on in may_be_on):
+        until = max((end for start, end in self._loop_nest.holding(offset) if start >= off_end), default=offset)
+        if option.turned_on_between(off_end, until, offset, in_function):
             return False
         if name in self._set_in_functions or ANY in self._set_in_functions:
-            index = bisect.bisect_left(self._calls, off.end)
+            index = bisect.bisect_left(self._calls, off_end)
             if index < len(self._calls) and self._calls[index] < until:
                 return False  # a call of a script function, and some function turns the option on
         return True
+
+
+class _Nest:
+    """Spans that nest or lie apart, as a tree's nodes do, and which of them hold an offset.
+
+    Sorted by start, each span knows the innermost span around it; the spans
+    holding an offset are then the last span starting at or before it and
+    that span's outer ones: a bisection and a walk as deep as the nesting.
+    """
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        self._spans = sorted(set(spans), key=lambda span: (span[0], -span[1]))  # outer first at equal starts
+        self._starts = [start for start, _ in self._spans]
+        self._outer: list[int] = []  # index of the innermost span around each, or -1
+        open_spans: list[int] = []
+        for index, (start, end) in enumerate(self._spans):
+            while open_spans and self._spans[open_spans[-1]][1] < end:
+                open_spans.pop()  # ends before this one does: not around it
+            self._outer.append(open_spans[-1] if open_spans else -1)
+            open_spans.append(index)
+
+    def holding(self, offset: int) -> Iterator[tuple[int, int]]:
+        """The spans with start <= offset < end, innermost first."""
+        index = bisect.bisect_right(self._starts, offset) - 1
+        while index >= 0:
+            span = self._spans[index]
+            if offset < span[1]:
+                yield span
+            index = self._outer[index]
+
+
+class _Option:
+    """The commands that turn one option on, and the `set +…` that turn it off, sorted for questions at an offset."""
+
+    def __init__(self, ons: list[_TurnOn], offs: list[_TurnOff]) -> None:
+        self._ons = sorted(ons, key=lambda turn_on: turn_on.at)
+        self._ats = [turn_on.at for turn_on in self._ons]
+        # Those not confined to a subshell, and those confined, by the subshell.
+        self._free = [turn_on for turn_on in self._ons if turn_on.shell is None]
+        self._free_ats = [turn_on.at for turn_on in self._free]
+        self._first_free_run = min((turn_on.first_run for turn_on in self._free), default=None)
+        self._confined: dict[tuple[int, int], list[_TurnOn]] = {}
+        for turn_on in self._ons:
+            if turn_on.shell is not None:
+                self._confined.setdefault(turn_on.shell, []).append(turn_on)
+        self._shells = _Nest(self._confined)
+        self.never_undone = [turn_on for turn_on in self._ons if not turn_on.undone_by_off]
+        self.offs = _Nest((off.end, off.reach) for off in offs)
+
+    @staticmethod
+    def may_be_on(turn_on: _TurnOn, offset: int, in_function: bool) -> bool:
+        """Whether the command may have turned the option on for the statement at offset."""
+        if in_function:
+            return True  # a function runs where it is called
+        if turn_on.first_run > offset:
+            return False
+        return turn_on.shell is None or turn_on.shell[0] <= offset < turn_on.shell[1]
+
+    def any_on(self) -> bool:
+        return bool(self._ons)
+
+    def may_be_on_at(self, offset: int) -> bool:
+        """Some command may have turned the option on for the statement at offset (outside functions)."""
+        if self._first_free_run is not None and self._first_free_run <= offset:
+            return True
+        return any(
+            turn_on.first_run <= offset for shell in self._shells.holding(offset) for turn_on in self._confined[shell]
+        )
+
+    def turned_on_between(self, start: int, end: int, offset: int, in_function: bool) -> bool:
+        """A command at start <= at < end may turn the option on for the statement at offset."""
+        if in_function:
+            index = bisect.bisect_left(self._ats, start)
+            return index < len(self._ats) and self._ats[index] < end
+        index = bisect.bisect_left(self._free_ats, start)
+        # Up to offset each one may (it runs first); past it, inside a loop around offset, those whose loop started before.
+        while index < len(self._free) and self._free_ats[index] < end:
+            if self._free[index].first_run <= offset:
+                return True
+            index += 1
+        return any(
+            start <= turn_on.at < end and turn_on.first_run <= offset
+            for shell in self._shells.holding(offset)
+            for turn_on in self._confined[shell]
+        )
 
 
 def _outermost(spans: list[tuple[int, int]]) -> tuple[list[int], list[int]]:
