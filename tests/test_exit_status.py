@@ -175,3 +175,34 @@ def test_only_zero_or_not_is_tested(script, tmp_path):
 def test_the_value_is_read(script, tmp_path):
     assert _use(script) == exit_status.VALUE
     assert _run(script, "true | (exit 1)", tmp_path) != _run(script, "true | (exit 2)", tmp_path)
+
+
+def _listed_last(block, node) -> bool:
+    """The last statement as the rule first read it: every child of the block listed."""
+    found = []
+    for index, child in enumerate(block.children):
+        if not child.is_named or child.type in ("comment", "elif_clause", "else_clause"):
+            continue
+        if block.field_name_for_child(index) in ("condition", "value", "name"):
+            continue
+        found.append(child)
+    return bool(found) and found[-1] == node
+
+
+def test_the_last_statement_read_from_the_end_is_the_last_listed():
+    """Read from the block's end (linear on a flat script) against listing every statement."""
+    from tests.fuzz import grammar
+
+    scripts = [case for case in OBSERVED + NOT_OBSERVED]
+    scripts += ["\n".join(grammar.generate(2438, index, timing=False).lines) + "\n" for index in range(200)]
+    scripts.append("if a; then b; c # x\nelif d; then e; else f; fi\ncase x in y) g;; # z\nesac\nwhile h; do i; done # t\n")
+    compared = 0
+    for script in scripts:
+        root = syntax.parse(script.encode()).root_node
+        for block in syntax.walk(root):
+            if block.type not in exit_status._SEQUENCES | {"program"}:
+                continue
+            for node in block.named_children:
+                assert exit_status._is_last_statement(block, node) == _listed_last(block, node), (script, node)
+                compared += 1
+    assert compared > 1000
