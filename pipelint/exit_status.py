@@ -146,9 +146,13 @@ def _is_condition(block: Node, node: Node) -> bool:
     """node is (part of) the condition of an `if`/`elif`: the statements before `then`."""
     if block.type not in ("if_statement", "elif_clause"):
         return False
-    for child in block.children:
-        if child.type == "then":
-            return node.start_byte < child.start_byte
+    # A cursor, not `block.children`: an `if` with thousands of `elif` made every question list them all.
+    cursor = block.walk()
+    found = cursor.goto_first_child()
+    while found:
+        if cursor.node.type == "then":
+            return node.start_byte < cursor.node.start_byte
+        found = cursor.goto_next_sibling()
     return True
 
 
@@ -158,6 +162,8 @@ def _is_last_statement(block: Node, node: Node) -> bool:
     Read from the block's end: listing every statement of a script's top level
     per pipeline made 8,000 `v=…` / `cat $v | wc -l` pairs take 100 s.
     """
+    if node.type in ("comment", "elif_clause", "else_clause"):
+        return False  # no statement of the block's: asked first, an `if` with 4,000 `elif` is not walked
     skipped = set()
     if block.type in _BLOCKS_WITH_FIELDS:  # asked of a script's top level, it walks every statement per child
         skipped = {child.id for field in ("condition", "value") for child in block.children_by_field_name(field)}

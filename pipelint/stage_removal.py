@@ -91,6 +91,33 @@ def _drains(stage: Stage, context: Context) -> bool:
     return model is not None and not model.has(*_STOPS_EARLY.get(model.program, ()))  # type: ignore[arg-type]
 
 
+def _all_quiet_before(pipeline: Pipeline, index: int, context: Context) -> bool:
+    """Every stage before index is a quiet producer.
+
+    Read once per pipeline, for each index at once: asked of every stage
+    before each `| cat |`, a pipeline of 4,000 stages took 8 s.
+    """
+    quiet = pipeline.memo.get("quiet before")
+    if quiet is None:
+        quiet = [True]  # quiet[i]: the stages before i all are
+        for stage in pipeline.stages:
+            quiet.append(quiet[-1] and _quiet(stage, context))
+        pipeline.memo["quiet before"] = quiet
+    return quiet[index]
+
+
+def _all_drain_after(pipeline: Pipeline, index: int, context: Context) -> bool:
+    """Every stage after index reads its input to the end (read once per pipeline, as `_all_quiet_before`)."""
+    drain = pipeline.memo.get("drain after")
+    if drain is None:
+        drain = [True]  # from the end: drain[-1 - i] for the stages after i
+        for stage in reversed(pipeline.stages[1:]):
+            drain.append(drain[-1] and _drains(stage, context))
+        drain.reverse()
+        pipeline.memo["drain after"] = drain
+    return drain[index]
+
+
 def unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str | None:
     """Why removing stage index (not the first, not the last) may change what the script does; None if nothing can."""
     stage = pipeline.stages[index]
@@ -98,10 +125,9 @@ def unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str | Non
         return "its own redirects open files, which would no longer be created"
     if stage_status_observed(pipeline.root, context.facts):
         return "`set -o pipefail` or `PIPESTATUS` sees its exit status"
-    before, after = pipeline.stages[:index], pipeline.stages[index + 1 :]
-    if not (all(_quiet(s, context) for s in before) or all(_drains(s, context) for s in after)):
+    if not (_all_quiet_before(pipeline, index, context) or _all_drain_after(pipeline, index, context)):
         return "the commands before it may be stopped earlier by SIGPIPE when the ones after it stop reading"
-    if _shares_its_input(after[0], context):
+    if _shares_its_input(pipeline.stages[index + 1], context):
         return (
             "the next stage shares what it reads among several commands; what each gets depends on how"
             " the data arrives, which the stage changes"

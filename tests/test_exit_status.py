@@ -189,13 +189,24 @@ def _listed_last(block, node) -> bool:
     return bool(found) and found[-1] == node
 
 
+def _listed_condition(block, node) -> bool:
+    if block.type not in ("if_statement", "elif_clause"):
+        return False
+    for child in block.children:
+        if child.type == "then":
+            return node.start_byte < child.start_byte
+    return True
+
+
 def test_the_last_statement_read_from_the_end_is_the_last_listed():
-    """Read from the block's end (linear on a flat script) against listing every statement."""
+    """Read from the block's end (linear on a flat script) against listing every statement; and
+    the condition, found with a cursor, against listing the block's children."""
     from tests.fuzz import grammar
 
     scripts = [case for case in OBSERVED + NOT_OBSERVED]
     scripts += ["\n".join(grammar.generate(2438, index, timing=False).lines) + "\n" for index in range(200)]
     scripts.append("if a; then b; c # x\nelif d; then e; else f; fi\ncase x in y) g;; # z\nesac\nwhile h; do i; done # t\n")
+    scripts.append("if a\nb; then c; elif d; e; then f; g; elif h; then :; else i; j; fi\nif k; then l; fi # m\n")
     compared = 0
     for script in scripts:
         root = syntax.parse(script.encode()).root_node
@@ -204,5 +215,6 @@ def test_the_last_statement_read_from_the_end_is_the_last_listed():
                 continue
             for node in block.named_children:
                 assert exit_status._is_last_statement(block, node) == _listed_last(block, node), (script, node)
+                assert exit_status._is_condition(block, node) == _listed_condition(block, node), (script, node)
                 compared += 1
     assert compared > 1000
