@@ -329,17 +329,15 @@ class ScriptFacts:
             return None
         return mounts.Mount(point.value, *kind)
 
-    def mount_table(self, system: mounts.MountTable, offset: int) -> mounts.MountTable:
+    def mount_table(self, system: mounts.MountTable, offset: int) -> mounts.MountTable | mounts.MountTableAt:
         """The system's table plus what the script mounted (and did not unmount) before offset."""
-        extra: list[mounts.Mount] = []
-        for at, event in self.mounts_made:
-            if at > offset:
-                break
-            if isinstance(event, mounts.Mount):
-                extra.append(event)
-            else:
-                extra = [m for m in extra if m.point != event]
-        return mounts.MountTable(system.mounts + tuple(extra)) if extra else system
+        if not self.mounts_made:
+            return system
+        return mounts.MountTableAt(system, self._script_mounts, offset)
+
+    @cached_property
+    def _script_mounts(self) -> mounts.ScriptMounts:
+        return mounts.ScriptMounts(self.mounts_made)
 
     @cached_property
     def _sequences(self) -> dict[int, tuple[list[Step], int]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,47 @@ def test_loaded_once_per_path(tmp_path):
 def test_the_running_system_table_parses():
     table = mounts.load(None)
     assert table.find(b"/") is not None
+
+
+POINTS = [b"/", b"/mnt", b"/mnt/nfs", b"/mnt/nfs/a", b"/mnt/nfs-old", b"/mnt/x", b"/data", b"/data/x/y", b"/mnt/nfs/a/b"]
+
+
+def _find_in_every_mount(table: tuple, path: bytes):
+    best = None
+    for mount in table:
+        if mounts.is_under(path, mount.point) and (best is None or len(mount.point) >= len(best.point)):
+            best = mount
+    return best
+
+
+def _table_rebuilt(system: tuple, events: list, offset: int) -> tuple:
+    extra: list = []
+    for at, event in events:
+        if at > offset:
+            break
+        extra = [*extra, event] if isinstance(event, mounts.Mount) else [m for m in extra if m.point != event]
+    return system + tuple(extra)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_indexed_tables_answer_as_a_look_at_every_mount(seed):
+    """find and below by mount point (linear on a script with a mount per write) against the rule they
+    replaced: the system's mounts plus the script's up to the offset, each asked in turn."""
+    rng = random.Random(seed)
+
+    def mount() -> mounts.Mount:
+        return mounts.Mount(rng.choice(POINTS), rng.choice(["nfs4", "ext4", "fuse.sshfs", "tmpfs"]), rng.choice(["srv:/x", "h:/", "/dev/sda1"]))
+
+    system = mounts.MountTable(tuple(mount() for _ in range(rng.randrange(0, 8))))
+    events = []
+    for at in sorted(rng.sample(range(1000), rng.randrange(0, 12))):
+        events.append((at, mount() if rng.random() < 0.7 else rng.choice(POINTS)))
+    script = mounts.ScriptMounts(events)
+    paths = [*POINTS, b"/mnt/nfs/a/file", b"/mnt/nfsx/f", b"/data/x", b"/data/x/y/z", b"relative/path", b"/mnt/nfs/"]
+    for offset in [-1, *range(0, 1001, 37)]:
+        table = mounts.MountTableAt(system, script, offset) if events else system
+        every = _table_rebuilt(system.mounts, events, offset)
+        for path in paths:
+            assert table.find(path) == _find_in_every_mount(every, path), (offset, path)
+            expected = [m for m in every if m.point != path and mounts.is_under(m.point, path)]
+            assert sorted(map(repr, table.below(path))) == sorted(map(repr, expected)), (offset, path)

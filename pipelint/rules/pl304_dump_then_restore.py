@@ -110,9 +110,11 @@ class DumpThenRestoreRule(Rule):
     @staticmethod
     def _only_use(written: Written, steps: list[Step], restore: Step, context: Context) -> bool:
         name = syntax.basename(written.path.encode().rstrip(b"/")) or written.path.encode()
+        spans = [_extent(steps[0], context.command(steps[0].command)), _extent(restore, context.command(restore.command))]
+        if not syntax.mentioned_outside(name, context.source, spans):
+            return True  # named by the two steps only: the block's `rm` commands need no reading
         removals = [_extent(s, context.command(s.command)) for s in steps if context.command(s.command).program == b"rm"]
-        spans = [_extent(steps[0], context.command(steps[0].command)), _extent(restore, context.command(restore.command)), *removals]
-        return not syntax.mentioned_outside(name, context.source, spans)
+        return not syntax.mentioned_outside(name, context.source, spans + removals)
 
     def _finding(self, dump: Command, dump_step: Step, written: Written, restore_step: Step, restore: Command,
                  restore_input: Node, context: Context) -> Finding:  # fmt: skip
