@@ -93,8 +93,8 @@ def _after_global_options(words: tuple[Node, ...], subcommand: bytes) -> tuple[N
     return words[split.stopped_at :]
 
 
-def _kubectl_exec(words: tuple[Node, ...]) -> Forwarded | None:
-    """`kubectl exec [-i] POD [-c C] -- CMD…`."""
+def _kubectl_exec(words: tuple[Node, ...], via: str) -> Forwarded | None:
+    """`kubectl exec [-i] POD [-c C] -- CMD…` (or `oc exec`)."""
     dashes = [i for i, word in enumerate(words) if _value(word) == b"--"]
     if not dashes:
         return None
@@ -103,7 +103,7 @@ def _kubectl_exec(words: tuple[Node, ...]) -> Forwarded | None:
         return None
     stdin = any(o.name in ("-i", "--stdin") for o in split.options)
     inner = words[dashes[0] + 1 :]
-    return Forwarded("kubectl exec", tuple(inner), stdin) if inner else None
+    return Forwarded(via, tuple(inner), stdin) if inner else None
 
 
 def forwarded(command: Command | None) -> Forwarded | None:
@@ -119,8 +119,8 @@ def forwarded(command: Command | None) -> Forwarded | None:
         return _container_exec(words[2:], _COMPOSE_EXEC, "docker compose exec", True)
     if program in (b"docker-compose", b"podman-compose") and first[:1] == [b"exec"]:
         return _container_exec(words[1:], _COMPOSE_EXEC, "docker compose exec", True)
-    if program == b"kubectl":
-        return _kubectl_exec(_after_global_options(words, b"exec"))
+    if program in (b"kubectl", b"oc"):  # OpenShift's oc takes kubectl's words
+        return _kubectl_exec(_after_global_options(words, b"exec"), f"{program.decode()} exec")
     ssh = parse_ssh(command)
     if ssh is not None and ssh.remote:
         return Forwarded("ssh", ssh.remote, not ssh.has("-n", "-f"))

@@ -24,6 +24,7 @@ def _forwarded(line: bytes) -> forwarders.Forwarded | None:
         (b"docker-compose exec db mysql", "docker compose exec", b"mysql", True),
         (b"kubectl exec -i P -- mysql shop", "kubectl exec", b"mysql", True),
         (b"kubectl --namespace prod exec P -c db -- psql", "kubectl exec", b"psql", False),
+        (b"oc -n prod exec -i postgres-0 -- psql app", "oc exec", b"psql", True),
         (b"ssh host mysql db", "ssh", b"mysql", True),
         (b"ssh -p 22 host 'sudo -u postgres psql db'", "ssh", b"psql", True),
         (b"ssh -n host mysql", "ssh", b"mysql", False),
