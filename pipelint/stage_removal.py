@@ -86,7 +86,8 @@ def _quiet(stage: Stage, context: Context) -> bool:
     return model is not None and not (model.program == b"sort" and model.has("-o", "--output"))
 
 
-def _drains(stage: Stage, context: Context) -> bool:
+def drains(stage: Stage, context: Context) -> bool:
+    """The stage reads its input to the end: a writer before it is never stopped by SIGPIPE."""
     model = _plain_program(stage, context, DRAINING_CONSUMERS)
     return model is not None and not model.has(*_STOPS_EARLY.get(model.program, ()))  # type: ignore[arg-type]
 
@@ -112,7 +113,7 @@ def _all_drain_after(pipeline: Pipeline, index: int, context: Context) -> bool:
     if drain is None:
         drain = [True]  # from the end: drain[-1 - i] for the stages after i
         for stage in reversed(pipeline.stages[1:]):
-            drain.append(drain[-1] and _drains(stage, context))
+            drain.append(drain[-1] and drains(stage, context))
         drain.reverse()
         pipeline.memo["drain after"] = drain
     return drain[index]

@@ -16,6 +16,7 @@ from pipelint import syntax
 from pipelint.command import Command
 from pipelint.finding import Applicability, Edit, Fix
 from pipelint.pipeline import Pipeline, Stage
+from pipelint.stage_removal import drains
 from pipelint.rule import Context
 from pipelint.exit_status import IGNORED, TESTED, stage_status_observed, status_use
 from pipelint.stdin_readers import several_readers
@@ -176,9 +177,31 @@ def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool)
         return "`time` would become the shell keyword, whose report goes to the script's stderr"
     if several_readers(consumer.command):
         return "several commands read the input; from a file, one can seek back and leave the next a different part"
+    stopped = _stopped_reader_observed(pipeline, context)
+    if stopped is not None:
+        return stopped
     if reader_may_fail:
         return failed_redirect_escape_reason(pipeline, pipeline.stages[1]) or _missing_input_observed(pipeline, context)
     return None
+
+
+def _stopped_reader_observed(pipeline: Pipeline, context: Context) -> str | None:
+    """The consumer may succeed before it has read all of its input, and the script sees the reader killed.
+
+    The reader then dies of SIGPIPE writing the rest, and `set -o pipefail`
+    (or `PIPESTATUS`) makes that the pipeline's status: under pipefail,
+    `if cat big.txt | grep -q 1` takes the else branch (grep stops at its first
+    match, cat exits 141), where `grep -q 1 < big.txt` succeeds. Past the pipe's
+    64 KiB every time; below it, when the consumer exits before the reader has
+    written (`cat <<EOF | true` under `set -eo pipefail` ends the script about
+    half the time: fuzz seed 2439).
+    """
+    if not stage_status_observed(pipeline.root, context.facts) or drains(pipeline.stages[1], context):
+        return None
+    return (
+        "the consumer may stop reading early (`head`, `grep -q`); the reader then dies of SIGPIPE,"
+        " which `set -o pipefail` makes the pipeline's status, and the script sees it"
+    )
 
 
 def _missing_input_observed(pipeline: Pipeline, context: Context) -> str | None:

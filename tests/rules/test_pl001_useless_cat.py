@@ -484,3 +484,26 @@ def test_a_word_that_may_fail_in_a_simple_commands_redirect_keeps_the_fix_safe(t
     fixed = fix(script)
     assert fixed != script.encode()
     assert_same_behaviour(script.encode(), fixed, tmp_path, "bash")
+
+
+# Under pipefail the script sees cat killed by SIGPIPE when the consumer stops reading early.
+BIG = "seq 1 200000 > big.txt\n"  # past the pipe's 64 KiB: cat is still writing when grep has its answer
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_a_consumer_that_stops_early_under_pipefail_gets_an_unsafe_fix(shell, tmp_path):
+    """`if cat big | grep -q 1` takes the else branch under pipefail (cat exits 141); `grep -q 1 < big` does not."""
+    from harness import run_script
+
+    pipefail = "set -o pipefail\n" if shell == "bash" else ""  # dash has no pipefail: the fix stays safe there
+    script = (BIG + pipefail + "if cat big.txt | grep -q 1; then echo yes; else echo no; fi\n").encode()
+    path = "s.bash" if shell == "bash" else "s.sh"
+    (finding,) = [f for f in lint(script.decode(), path) if f.code == "PL001"]
+    if shell == "dash":
+        assert finding.fix.applicability is Applicability.SAFE
+        assert_same_behaviour(script, fix(script, path), tmp_path, shell, path=path)
+        return
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert "SIGPIPE" in finding.help
+    assert run_script(script, tmp_path / "a").stdout == b"no\n"
+    assert run_script(fix(script, path, unsafe=True), tmp_path / "b").stdout == b"yes\n"

@@ -140,3 +140,26 @@ def test_a_body_that_may_fail_to_expand_skips_a_consumer_that_shows_it(script, s
     No input is missing, so nothing allows the difference: unsafe where it shows, and shown by running."""
     before, after = _runs_of_an_unsafe_fix(script, shell, tmp_path)
     assert (before.stdout, before.stderr) != (after.stdout, after.stderr)
+
+
+@pytest.mark.parametrize("consumer", ["head -n 1", "true", "grep -q line"])
+def test_a_consumer_that_stops_early_under_pipefail_gets_an_unsafe_fix(consumer, tmp_path):
+    """`set -eo pipefail; cat <<EOF | head -n 1` ends the script: cat dies of SIGPIPE writing a body past the
+    pipe's 64 KiB (and about half the time for a short one: fuzz seed 2439). `head -n 1 <<EOF` does not."""
+    from harness import run_script
+
+    body = "".join(f"line {i}\n" for i in range(20000))
+    script = f"set -eo pipefail\ncat <<EOF | {consumer}\n{body}EOF\necho after\n".encode()
+    (finding,) = [f for f in lint(script.decode()) if f.code == "PL002"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert b"after" not in run_script(script, tmp_path / "a").stdout
+    assert b"after" in run_script(fix(script, unsafe=True), tmp_path / "b").stdout
+
+
+@pytest.mark.parametrize("consumer", ["wc -l", "sort", "grep line"])
+def test_a_consumer_that_reads_to_the_end_keeps_its_safe_fix_under_pipefail(consumer, tmp_path):
+    body = "".join(f"line {i}\n" for i in range(20000))
+    script = f"set -eo pipefail\ncat <<EOF | {consumer} | tail -n 1\n{body}EOF\necho after\n".encode()
+    (finding,) = [f for f in lint(script.decode()) if f.code == "PL002"]
+    assert finding.fix.applicability is Applicability.SAFE
+    assert_same_behaviour(script, fix(script), tmp_path, "bash")
