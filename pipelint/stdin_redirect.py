@@ -35,6 +35,11 @@ class StdinRewrite:
     def as_fix(self, title: str) -> Fix:
         return Fix(title, self.applicability, tuple(sorted(self.edits)))
 
+    @property
+    def help(self) -> str | None:
+        """Why the fix is unsafe beyond the reader's own shape, for the finding's help."""
+        return None if self.unsafe_because is None else f"The fix is unsafe: {self.unsafe_because}."
+
 
 def consumer_label(stage: Stage) -> str:
     name = syntax.command_name(stage.command)

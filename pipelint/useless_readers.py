@@ -45,9 +45,7 @@ class UselessReader:
     @property
     def unsafe_because(self) -> str | None:
         """Why the fix is unsafe beyond the reader's own shape, for the finding's help."""
-        if self.rewrite is None or self.rewrite.unsafe_because is None:
-            return None
-        return f"The fix is unsafe: {self.rewrite.unsafe_because}."
+        return None if self.rewrite is None else self.rewrite.help
 
     def redirect_fix(self, consumer: str | None = None) -> Fix | None:
         """`Redirect FILE into CONSUMER`, or None where the rewrite cannot be made (a comment between)."""

@@ -53,7 +53,7 @@ class UselessCatHeredocRule(Rule):
         consumer = pipeline.stages[1]
         kind = "here-document" if document.type == "heredoc_redirect" else "here-string"
         operator = context.source[document.start_byte : redirect_operator_end(document)]
-        fix = None
+        fix = advice = None
         movable = True
         if document.type == "heredoc_redirect":
             body_start = _heredoc_body_start(document)
@@ -64,11 +64,13 @@ class UselessCatHeredocRule(Rule):
             )
         if movable:
             moved = rewrite(pipeline, context, operator, unsafe=context.redefines(b"cat"))  # sourced files
-            fix = None if moved is None else moved.as_fix(f"Give the {kind} to {moved.consumer} directly")
+            if moved is not None:
+                fix, advice = moved.as_fix(f"Give the {kind} to {moved.consumer} directly"), moved.help
         yield self.finding(
             f"`cat` only copies a {kind} into {consumer_label(consumer)}: "
             "attach it to the command that reads it",
             reader.start,
             redirect_operator_end(document),
             fix,
+            help=advice,
         )

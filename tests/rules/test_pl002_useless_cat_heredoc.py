@@ -152,6 +152,7 @@ def test_a_consumer_that_stops_early_under_pipefail_gets_an_unsafe_fix(consumer,
     script = f"set -eo pipefail\ncat <<EOF | {consumer}\n{body}EOF\necho after\n".encode()
     (finding,) = [f for f in lint(script.decode()) if f.code == "PL002"]
     assert finding.fix.applicability is Applicability.UNSAFE
+    assert "SIGPIPE" in finding.help
     assert b"after" not in run_script(script, tmp_path / "a").stdout
     assert b"after" in run_script(fix(script, unsafe=True), tmp_path / "b").stdout
 
