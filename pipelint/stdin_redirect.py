@@ -182,12 +182,11 @@ def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool)
         return "`time` would become the shell keyword, whose report goes to the script's stderr"
     if several_readers(consumer.command):
         return "several commands read the input; from a file, one can seek back and leave the next a different part"
-    stopped = _stopped_reader_observed(pipeline, context)
-    if stopped is not None:
-        return stopped
     if reader_may_fail:
-        return failed_redirect_escape_reason(pipeline, pipeline.stages[1]) or _missing_input_observed(pipeline, context)
-    return None
+        missing = failed_redirect_escape_reason(pipeline, pipeline.stages[1]) or _missing_input_observed(pipeline, context)
+        if missing is not None:
+            return missing  # said first: the reason most fixes of a file reader are unsafe
+    return _stopped_reader_observed(pipeline, context)
 
 
 def _stopped_reader_observed(pipeline: Pipeline, context: Context) -> str | None:
