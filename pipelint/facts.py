@@ -67,6 +67,7 @@ STATEMENT_PATTERNS = (
 )
 _STATEMENTS_QUERY = "(command) @command\n" + STATEMENT_PATTERNS
 _EXPANSIONS_QUERY = "[(simple_expansion) (expansion)] @expansion"
+_PIPE_SIGNALS = frozenset({b"PIPE", b"SIGPIPE", b"13"})
 
 
 @functools.cache
@@ -253,6 +254,26 @@ class ScriptFacts:
                     found.add(name)
                     break
         return frozenset(found)
+
+    @cached_property
+    def ignores_sigpipe(self) -> bool:
+        """Some `trap '' PIPE` (SIGPIPE, 13), or a trap whose action is not known, for that signal.
+
+        A writer whose reader stops then gets an error instead of dying quietly,
+        and says so: `cat: write error: Broken pipe`.
+        """
+        text = self.root.text
+        if b"trap" not in text or (b"PIPE" not in text and b"13" not in text):
+            return False  # most scripts: no command read
+        for node in self._commands:
+            if self._program(node) != b"trap":
+                continue
+            words = [syntax.literal_value(word) for word in syntax.arguments(node)]
+            if words[:1] == [b"--"]:
+                words = words[1:]
+            if len(words) > 1 and words[0] in (b"", None) and any(word in _PIPE_SIGNALS for word in words[1:]):
+                return True
+        return False
 
     @cached_property
     def reads_pipestatus(self) -> bool:

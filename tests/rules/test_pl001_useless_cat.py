@@ -507,3 +507,27 @@ def test_a_consumer_that_stops_early_under_pipefail_gets_an_unsafe_fix(shell, tm
     assert "SIGPIPE" in finding.help
     assert run_script(script, tmp_path / "a").stdout == b"no\n"
     assert run_script(fix(script, path, unsafe=True), tmp_path / "b").stdout == b"yes\n"
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+@pytest.mark.parametrize("trap", ["trap '' PIPE", 'trap "" SIGPIPE', "trap -- '' 13"])
+def test_a_consumer_that_stops_early_where_sigpipe_is_ignored_gets_an_unsafe_fix(shell, trap, tmp_path):
+    """Ignoring SIGPIPE, cat lives on and says `cat: write error: Broken pipe`; `head < big.txt` has no reader to complain."""
+    from harness import run_script
+
+    script = (BIG + trap + "\ncat big.txt | head -n 1\necho done\n").encode()
+    path = "s.bash" if shell == "bash" else "s.sh"
+    (finding,) = [f for f in lint(script.decode(), path) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.UNSAFE
+    assert "SIGPIPE" in finding.help
+    if shell == "dash" and "SIGPIPE" in trap:
+        return  # dash says `trap: SIGPIPE: bad trap` and ignores nothing: unsafe errs on the careful side
+    assert b"Broken pipe" in run_script(script, tmp_path / "a", shell).stderr
+    assert b"Broken pipe" not in run_script(fix(script, path, unsafe=True), tmp_path / "b", shell).stderr
+
+
+def test_a_trap_on_other_signals_keeps_the_safe_fix(tmp_path):
+    script = (BIG + "trap 'rm -f tmp' EXIT INT\ncat big.txt | head -n 1\necho done\n").encode()
+    (finding,) = [f for f in lint(script.decode()) if f.code == "PL001"]
+    assert finding.fix.applicability is Applicability.SAFE
+    assert_same_behaviour(script, fix(script), tmp_path, "bash")
