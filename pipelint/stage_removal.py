@@ -86,8 +86,7 @@ def _quiet(stage: Stage, context: Context) -> bool:
     return model is not None and not (model.program == b"sort" and model.has("-o", "--output"))
 
 
-def drains(stage: Stage, context: Context) -> bool:
-    """The stage reads its input to the end: a writer before it is never stopped by SIGPIPE."""
+def _drains(stage: Stage, context: Context) -> bool:
     model = _plain_program(stage, context, DRAINING_CONSUMERS)
     return model is not None and not model.has(*_STOPS_EARLY.get(model.program, ()))  # type: ignore[arg-type]
 
@@ -107,13 +106,14 @@ def _all_quiet_before(pipeline: Pipeline, index: int, context: Context) -> bool:
     return quiet[index]
 
 
-def _all_drain_after(pipeline: Pipeline, index: int, context: Context) -> bool:
-    """Every stage after index reads its input to the end (read once per pipeline, as `_all_quiet_before`)."""
+def all_drain_after(pipeline: Pipeline, index: int, context: Context) -> bool:
+    """Every stage after index reads its input to the end, so none is stopped by SIGPIPE from a later one,
+    and the stage at index never is (read once per pipeline, as `_all_quiet_before`)."""
     drain = pipeline.memo.get("drain after")
     if drain is None:
         drain = [True]  # from the end: drain[-1 - i] for the stages after i
         for stage in reversed(pipeline.stages[1:]):
-            drain.append(drain[-1] and drains(stage, context))
+            drain.append(drain[-1] and _drains(stage, context))
         drain.reverse()
         pipeline.memo["drain after"] = drain
     return drain[index]
@@ -126,7 +126,7 @@ def unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str | Non
         return "its own redirects open files, which would no longer be created"
     if stage_status_observed(pipeline.root, context.facts):
         return "`set -o pipefail` or `PIPESTATUS` sees its exit status"
-    if not (_all_quiet_before(pipeline, index, context) or _all_drain_after(pipeline, index, context)):
+    if not (_all_quiet_before(pipeline, index, context) or all_drain_after(pipeline, index, context)):
         return "the commands before it may be stopped earlier by SIGPIPE when the ones after it stop reading"
     if _shares_its_input(pipeline.stages[index + 1], context):
         return (

@@ -16,7 +16,7 @@ from pipelint import syntax
 from pipelint.command import Command
 from pipelint.finding import Applicability, Edit, Fix
 from pipelint.pipeline import Pipeline, Stage
-from pipelint.stage_removal import drains
+from pipelint.stage_removal import all_drain_after
 from pipelint.rule import Context
 from pipelint.exit_status import IGNORED, TESTED, stage_status_observed, status_use
 from pipelint.stdin_readers import several_readers
@@ -198,20 +198,21 @@ def _stopped_reader_observed(pipeline: Pipeline, context: Context) -> str | None
     match, cat exits 141), where `grep -q 1 < big.txt` succeeds. Past the pipe's
     64 KiB every time; below it, when the consumer exits before the reader has
     written (`cat <<EOF | true` under `set -eo pipefail` ends the script about
-    half the time: fuzz seed 2439). Where the script ignores SIGPIPE, the
+    half the time: fuzz seed 2439). A consumer that reads to the end can still be
+    stopped by a later stage: `cat <<EOF | tee -a log | true` (seed 2441). Where the script ignores SIGPIPE, the
     reader lives on and prints `cat: write error: Broken pipe` instead.
     """
-    if drains(pipeline.stages[1], context):
-        return None
+    if all_drain_after(pipeline, 0, context):
+        return None  # each stage reads to the end: none stops early, nor dies of a later one's SIGPIPE
     if context.facts.ignores_sigpipe:
         return (
-            "the script ignores SIGPIPE (`trap '' PIPE`): when the consumer stops reading early (`head`, `grep -q`),"
-            " the reader reports a broken pipe on stderr"
+            "the script ignores SIGPIPE (`trap '' PIPE`): when the consumer, or a stage after it, stops reading early"
+            " (`head`, `grep -q`), the reader reports a broken pipe on stderr"
         )
     if stage_status_observed(pipeline.root, context.facts):
         return (
-            "the consumer may stop reading early (`head`, `grep -q`); the reader then dies of SIGPIPE,"
-            " which `set -o pipefail` makes the pipeline's status, and the script sees it"
+            "the consumer, or a stage after it, may stop reading early (`head`, `grep -q`); the reader then dies"
+            " of SIGPIPE, which `set -o pipefail` makes the pipeline's status, and the script sees it"
         )
     return None
 
