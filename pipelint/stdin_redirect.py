@@ -199,22 +199,24 @@ def _stopped_reader_observed(pipeline: Pipeline, context: Context) -> str | None
     64 KiB every time; below it, when the consumer exits before the reader has
     written (`cat <<EOF | true` under `set -eo pipefail` ends the script about
     half the time: fuzz seed 2439). A consumer that reads to the end can still be
-    stopped by a later stage: `cat <<EOF | tee -a log | true` (seed 2441). Where the script ignores SIGPIPE, the
-    reader lives on and prints `cat: write error: Broken pipe` instead.
+    stopped by a later stage: `cat <<EOF | tee -a log | true` (seed 2441). Where
+    the script ignores SIGPIPE, the reader lives on and prints `cat: write error:
+    Broken pipe` instead.
     """
+    ignored = context.facts.ignores_sigpipe
+    if not ignored and not stage_status_observed(pipeline.root, context.facts):
+        return None  # nothing sees the reader die: asked first, no stage's model is read
     if all_drain_after(pipeline, 0, context):
         return None  # each stage reads to the end: none stops early, nor dies of a later one's SIGPIPE
-    if context.facts.ignores_sigpipe:
+    if ignored:
         return (
             "the script ignores SIGPIPE (`trap '' PIPE`): when the consumer, or a stage after it, stops reading early"
             " (`head`, `grep -q`), the reader reports a broken pipe on stderr"
         )
-    if stage_status_observed(pipeline.root, context.facts):
-        return (
-            "the consumer, or a stage after it, may stop reading early (`head`, `grep -q`); the reader then dies"
-            " of SIGPIPE, which `set -o pipefail` makes the pipeline's status, and the script sees it"
-        )
-    return None
+    return (
+        "the consumer, or a stage after it, may stop reading early (`head`, `grep -q`); the reader then dies"
+        " of SIGPIPE, which `set -o pipefail` makes the pipeline's status, and the script sees it"
+    )
 
 
 def _missing_input_observed(pipeline: Pipeline, context: Context) -> str | None:
