@@ -20,11 +20,12 @@ from tree_sitter import Node
 
 from pipelint import syntax
 from pipelint.facts import ScriptFacts
+from pipelint.shell_options import BLOCKS_WITH_FIELDS, NOT_STATEMENTS
 
 # Blocks whose statements run in order: the status of the block is its last statement's.
 _SEQUENCES = frozenset({"compound_statement", "do_group", "subshell", "if_statement", "elif_clause", "else_clause", "case_item"})
-# The blocks where some children are no statement of theirs: an `if` or `elif` condition, a case pattern.
-_BLOCKS_WITH_FIELDS = frozenset({"if_statement", "elif_clause", "case_item"})
+# Children of a block that are no statement of its own sequence (elif/else run instead of it).
+_NOT_IN_SEQUENCE = ("comment", "elif_clause", "else_clause")
 # Compound commands whose status is that of the block they hold.
 _HOLDERS = frozenset({"for_statement", "c_style_for_statement", "while_statement", "case_statement", "redirected_statement"})
 # Nodes a command substitution's value passes through on its way to a command.
@@ -162,13 +163,13 @@ def _is_last_statement(block: Node, node: Node) -> bool:
     Read from the block's end: listing every statement of a script's top level
     per pipeline made 8,000 `v=…` / `cat $v | wc -l` pairs take 100 s.
     """
-    if node.type in ("comment", "elif_clause", "else_clause"):
+    if node.type in _NOT_IN_SEQUENCE:
         return False  # no statement of the block's: asked first, an `if` with 4,000 `elif` is not walked
     skipped = set()
-    if block.type in _BLOCKS_WITH_FIELDS:  # asked of a script's top level, it walks every statement per child
-        skipped = {child.id for field in ("condition", "value") for child in block.children_by_field_name(field)}
+    if block.type in BLOCKS_WITH_FIELDS:  # asked of a script's top level, it walks every statement per child
+        skipped = {child.id for field in NOT_STATEMENTS for child in block.children_by_field_name(field)}
     last = block.named_child(block.named_child_count - 1) if block.named_child_count else None
-    while last is not None and (last.type in ("comment", "elif_clause", "else_clause") or last.id in skipped):
+    while last is not None and (last.type in _NOT_IN_SEQUENCE or last.id in skipped):
         last = last.prev_named_sibling
     return last is not None and last == node
 

@@ -44,8 +44,8 @@ _LOOPS = frozenset({"while_statement", "for_statement", "c_style_for_statement"}
 BLOCKS = frozenset(
     {"program", "compound_statement", "do_group", "subshell", "if_statement", "elif_clause", "else_clause", "case_item"}
 )
-_NOT_STATEMENTS = frozenset({"condition", "value", "name"})
-_BLOCKS_WITH_FIELDS = frozenset({"if_statement", "elif_clause", "case_item"})  # the blocks where they are
+NOT_STATEMENTS = frozenset({"condition", "value", "name"})
+BLOCKS_WITH_FIELDS = frozenset({"if_statement", "elif_clause", "case_item"})  # the blocks where they are
 _SHORT_OPTIONS = {"e": "errexit", "u": "nounset"}
 # Commands that may turn on any option: the file sourced, the text evaluated.
 MAY_SET_ANY_OPTION = frozenset({b".", b"source", b"eval"})
@@ -192,8 +192,8 @@ class ShellOptions:
             statement, block = block, block.parent
         if block is None or block.type not in BLOCKS:
             return  # behind `&&`, `||`, `!`, in a pipeline: it may not run
-        if block.type in _BLOCKS_WITH_FIELDS and any(
-            child == statement for field in _NOT_STATEMENTS for child in block.children_by_field_name(field)
+        if block.type in BLOCKS_WITH_FIELDS and any(
+            child == statement for field in NOT_STATEMENTS for child in block.children_by_field_name(field)
         ):
             return  # `if set +e; then` (a program's 100,000 statements are not asked)
         reach = block.end_byte
