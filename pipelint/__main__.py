@@ -1,4 +1,4 @@
-from pipelint.cli import main
+from pipelint.cli.main import main
 
 # Guarded: worker processes started by "spawn" import the main module again
 # under another name, and must not run the CLI a second time.

@@ -9,15 +9,16 @@ from typing import ClassVar
 
 from tree_sitter import Node
 
-from pipelint import command, syntax
-from pipelint.command import Command
-from pipelint.dialect import Dialect
-from pipelint.facts import ScriptFacts, VariableFacts
+from pipelint.programs import command
+from pipelint.shell import syntax
+from pipelint.programs.command import Command
+from pipelint.shell.dialect import Dialect
+from pipelint.facts.script import ScriptFacts, VariableFacts
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
-from pipelint.pipeline import Pipeline
-from pipelint.positions import LineIndex
-from pipelint.properties import cached_property
-from pipelint.regions import Region
+from pipelint.shell.pipeline import Pipeline
+from pipelint.shell.positions import LineIndex
+from pipelint.shell.properties import cached_property
+from pipelint.embedded.regions import Region
 
 # The hooks a rule may override; the checker calls only those a rule overrides.
 HOOKS = ("check_pipeline", "check_command", "check_node")

@@ -39,9 +39,9 @@ import shell_state
 from missing_inputs import DIRECTORY, MISSING, UNREADABLE, Allowance, absent_inputs, allowances_for, inputs_read
 from stderr_wording import normalise_stderr
 
-from pipelint import checker, fixer, linter, registry
-from pipelint.config import Settings
-from pipelint.dialect import Dialect, detect
+from pipelint.engine import checker, fixer, linter, registry
+from pipelint.engine.config import Settings
+from pipelint.shell.dialect import Dialect, detect
 from pipelint.finding import Applicability, Finding
 
 SANDBOX = Path(__file__).parent / "sandbox"

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from pipelint import syntax
+from pipelint.shell import syntax
 
 DATA = Path(__file__).parent / "sandbox" / "data"
 # Ways an input can be taken away.

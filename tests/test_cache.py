@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from cli_helpers import REPO, run_cli
 
-from pipelint import cache, check_run
-from pipelint.check_run import RunOptions, run_check
-from pipelint.config import Overrides, SettingsResolver
-from pipelint.linter import FileReport
+from pipelint.cli import cache, run as check_run
+from pipelint.cli.run import RunOptions, run_check
+from pipelint.engine.config import Overrides, SettingsResolver
+from pipelint.engine.linter import FileReport
 
 SCRIPT = "cat dump.sql | mysql db\ncat log | tee /mnt/nfs/out > /dev/null\n"
 CACHE_FILE = Path(".pipelint_cache") / cache.FILE_NAME

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelint import candidates, checker, registry
+from pipelint.engine import candidates, checker, registry
 
 REPO = Path(__file__).resolve().parent.parent
 DECLARING = [rule for rule in registry.RULES if rule.programs is not None]
@@ -55,7 +55,7 @@ def test_captures_come_in_document_order():
     """A query of several patterns gets its matches from tree-sitter out of document order (the
     candidates query gave `echo done` before `sh -c '…'`, in one process and not another); regions,
     notes and findings follow the captures, so they are sorted."""
-    from pipelint import syntax
+    from pipelint.shell import syntax
 
     inner = "[ 1 -eq 0 ]\ncat words.txt | wc -l\necho r > k\n[ 1 ]"
     source = f"echo start\nsh -c '{inner}'\nssh db '{inner}'\nf() {{ echo in; }}\nwhile true; do echo x; done\necho done\n"

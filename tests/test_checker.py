@@ -7,12 +7,12 @@ import os
 import pytest
 from harness import fix, lint
 
-from pipelint import checker
-from pipelint.command import Command
-from pipelint.config import Settings
+from pipelint.engine import checker
+from pipelint.programs.command import Command
+from pipelint.engine.config import Settings
 from pipelint.finding import Applicability, Edit, Fix, FixAvailability, Severity
-from pipelint.linter import process
-from pipelint.registry import RULES
+from pipelint.engine.linter import process
+from pipelint.engine.registry import RULES
 from pipelint.rule import HOOKS, Rule
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from pipelint import linter
-from pipelint.config import Settings
+from pipelint.engine import linter
+from pipelint.engine.config import Settings
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DENSE = b'cat "data.txt" | grep -v foo | sort > out.txt\nif [ -f x ]; then echo "hi" | tr a b; fi\n'

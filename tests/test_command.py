@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from tree_sitter import Query
 
-from pipelint import command, pipeline, syntax
+from pipelint.programs import command
+from pipelint.shell import pipeline, syntax
 
 
 def read(script: str) -> command.Command:

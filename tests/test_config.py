@@ -8,8 +8,8 @@ import os
 import pytest
 from cli_helpers import run_cli
 
-from pipelint import config
-from pipelint.config import ConfigError, Overrides, Settings, SettingsResolver, find_config_file, load
+from pipelint.engine import config
+from pipelint.engine.config import ConfigError, Overrides, Settings, SettingsResolver, find_config_file, load
 
 BAD = "#!/bin/bash\ncat access.log | grep 500\ncat dump.sql | mysql shop\n"
 
@@ -217,14 +217,14 @@ def test_fix_reports_every_files_outcome_when_a_config_is_broken(two_projects):
     [("8MiB", 8 << 20), ("8 MiB", 8 << 20), ("500k", 500 << 10), ("10MB", 10_000_000), (4096, 4096), ("0", None), (0, None)],
 )
 def test_sizes(value, size):
-    from pipelint.config import parse_size
+    from pipelint.engine.config import parse_size
 
     assert parse_size(value) == size
 
 
 @pytest.mark.parametrize("value", ["lots", "-1", "1.5MiB", True, "8 MiBs"])
 def test_unreadable_sizes(value):
-    from pipelint.config import parse_size
+    from pipelint.engine.config import parse_size
 
     with pytest.raises(ValueError):
         parse_size(value)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from harness import fix, lint
 
-from pipelint import checker, dialect, discovery
-from pipelint.dialect import Dialect, detect
+from pipelint.engine import checker
+from pipelint.shell import dialect
+from pipelint.cli import discovery
+from pipelint.shell.dialect import Dialect, detect
 from pipelint.finding import Applicability, Edit, FixAvailability, Severity
 from pipelint.lsp.documents import is_shell_document
 from pipelint.rule import Rule

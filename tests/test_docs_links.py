@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelint import evidence
+from pipelint.rules import evidence
 
 REPOSITORY = Path(__file__).parent.parent
 DOCUMENTS = sorted([*REPOSITORY.glob("rules/*.md"), *REPOSITORY.glob("docs/*.md"), REPOSITORY / "README.md"])

@@ -7,9 +7,9 @@ from harness import assert_same_behaviour
 from harness import fix_all as fixed
 from harness import lint_all as findings
 
-from pipelint.config import Settings
-from pipelint.linter import process
-from pipelint.positions import LineIndex
+from pipelint.engine.config import Settings
+from pipelint.engine.linter import process
+from pipelint.shell.positions import LineIndex
 
 
 def test_finding_inside_sh_c_points_at_the_script_bytes():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from harness import assert_fixed_and_same, fix_all, lint_all
 
-from pipelint.positions import LineIndex
+from pipelint.shell.positions import LineIndex
 
 SETUP = "for place in remote-db container-web pod-api; do mkdir -p $place && cp access.log dump.sql $place/; done\n"
 

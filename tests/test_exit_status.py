@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from pipelint import exit_status, syntax
-from pipelint import pipeline as pipelines
-from pipelint.dialect import Dialect
+from pipelint.facts import exit_status
+from pipelint.shell import syntax
+from pipelint.shell import pipeline as pipelines
+from pipelint.shell.dialect import Dialect
 from pipelint.rule import Context
 
 OBSERVED = [

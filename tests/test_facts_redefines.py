@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipelint import syntax
-from pipelint.dialect import Dialect
+from pipelint.shell import syntax
+from pipelint.shell.dialect import Dialect
 from pipelint.rule import Context
 
 

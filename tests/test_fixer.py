@@ -8,7 +8,7 @@ import pytest
 from harness import fix
 
 from pipelint.finding import Applicability, Edit, Finding, Fix, Severity
-from pipelint.fixer import _non_overlapping, apply_edits, fix_source
+from pipelint.engine.fixer import _non_overlapping, apply_edits, fix_source
 
 
 def finding(start: int, end: int, applicability: Applicability) -> Finding:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipelint import command, forwarders, syntax
+from pipelint.programs import command, forwarders
+from pipelint.shell import syntax
 
 
 def _forwarded(line: bytes) -> forwarders.Forwarded | None:

@@ -14,7 +14,7 @@ from harness import SANDBOX, _variants, assert_same_behaviour, compare_behaviour
 from missing_inputs import ALLOWANCES, CONSUMER_SKIPPED, DIRECTORY, MISSING, UNREADABLE, absent_inputs, inputs_read
 from stderr_wording import normalise_stderr
 
-from pipelint import registry, ruledocs
+from pipelint.engine import registry, ruledocs
 
 
 def differences(original: str, fixed: str, tmp_path, path="script.bash", rules=("PL001",), inputs=None):

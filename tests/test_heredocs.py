@@ -6,8 +6,8 @@ import subprocess
 
 import pytest
 
-from pipelint import heredocs, syntax
-from pipelint.dialect import Dialect
+from pipelint.shell import heredocs, syntax
+from pipelint.shell.dialect import Dialect
 
 # Each script feeds here-documents to `cat` only, then runs `echo CODE`: what
 # the shell prints is the bodies, then CODE if it ran that line as code.

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from pipelint import check_run
-from pipelint.cli import cli
+from pipelint.cli import run as check_run
+from pipelint.cli.main import cli
 from pipelint.finding import RuleCrash
 from pipelint.rules.pl001_useless_cat import UselessCatRule
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipelint import command, syntax
-from pipelint.launchers import launches
+from pipelint.programs import command
+from pipelint.shell import syntax
+from pipelint.programs.launchers import launches
 
 
 def read(script: str) -> command.Command:

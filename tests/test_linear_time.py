@@ -10,7 +10,7 @@ from __future__ import annotations
 from cli_helpers import run_cli
 from tree_sitter import Query
 
-from pipelint import syntax
+from pipelint.shell import syntax
 
 GUARD = 240  # seconds: minutes more than any of these takes on a loaded 2-core machine
 

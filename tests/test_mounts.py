@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelint import mounts
+from pipelint.facts import mounts
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "mounts"
 WORKSTATION = str(FIXTURES / "workstation.mountinfo")

@@ -10,7 +10,7 @@ import pytest
 from cli_helpers import run_cli
 
 from pipelint.output import FORMATS
-from pipelint.parallel import BATCH_SIZE, OrderedPool
+from pipelint.cli.parallel import BATCH_SIZE, OrderedPool
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

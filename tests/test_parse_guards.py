@@ -13,10 +13,11 @@ import pytest
 from harness import assert_same_behaviour, fix, lint
 from tree_shape import shape
 
-from pipelint import checker, parse_guards, syntax
-from pipelint.config import Settings
-from pipelint.linter import process
-from pipelint.registry import RULES
+from pipelint.engine import checker
+from pipelint.shell import parse_guards, syntax
+from pipelint.engine.config import Settings
+from pipelint.engine.linter import process
+from pipelint.engine.registry import RULES
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 REPRO = "[ 1 -eq 0 ]\ncat words.txt | wc -l\necho r > k\n[ 1 ]\n"

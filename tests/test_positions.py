@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from pipelint.positions import Encoding, LineBreaks, LineIndex, Position
+from pipelint.shell.positions import Encoding, LineBreaks, LineIndex, Position
 
 SOURCE = "x\néa😀b\tc\n".encode() + b"\xff\xfez\r\nlast"
 

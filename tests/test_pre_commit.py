@@ -25,7 +25,7 @@ import pytest
 from click.testing import CliRunner
 from harness import assert_same_behaviour
 
-from pipelint.cli import cli
+from pipelint.cli.main import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 

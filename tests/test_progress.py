@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import REPO
 
-from pipelint.progress import SHOW_FILES
+from pipelint.cli.progress import SHOW_FILES
 
 
 @pytest.fixture(scope="module")

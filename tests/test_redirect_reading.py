@@ -13,7 +13,8 @@ import subprocess
 import pytest
 from harness import assert_same_behaviour, fix, lint
 
-from pipelint import command, pipeline, syntax
+from pipelint.programs import command
+from pipelint.shell import pipeline, syntax
 
 
 def commands(source: bytes) -> dict[bytes, command.Command]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipelint.dialect import Dialect
+from pipelint.shell.dialect import Dialect
 from pipelint.finding import Edit
-from pipelint.regions import Piece, Quoting, Region, RegionBuilder
+from pipelint.embedded.regions import Piece, Quoting, Region, RegionBuilder
 
 
 def region(*pieces: Piece, text: bytes = b"cat f | wc -l") -> Region:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from harness import assert_same_behaviour, contract_inputs, fix, known_to_fail, lint
 
-from pipelint import registry, ruledocs
+from pipelint.engine import registry, ruledocs
 from pipelint.finding import Applicability
 
 DOCS = Path(__file__).parent.parent / "rules"
@@ -111,7 +111,7 @@ def test_fixing_the_example_gives_use_instead_and_keeps_behaviour(rule, tmp_path
 def test_rule_command_prints_the_document(rule):
     from click.testing import CliRunner
 
-    from pipelint.cli import cli
+    from pipelint.cli.main import cli
 
     result = CliRunner().invoke(cli, ["rule", rule.code])
     assert result.exit_code == 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipelint import syntax
+from pipelint.shell import syntax
 
 FUNCTIONS = "".join(f"f{n}() {{\n  cat words.txt | wc -l\n  echo {n} | tr 0-9 a-j\n}}\n" for n in range(200))
 

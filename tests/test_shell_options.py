@@ -13,10 +13,10 @@ import random
 
 import pytest
 
-from pipelint import syntax
-from pipelint.dialect import Dialect
+from pipelint.shell import syntax
+from pipelint.shell.dialect import Dialect
 from pipelint.rule import Context
-from pipelint.shell_options import ANY, ShellOptions
+from pipelint.facts.shell_options import ANY, ShellOptions
 from tests.fuzz import grammar
 
 NAMES = ("errexit", "pipefail", "nounset")

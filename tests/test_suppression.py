@@ -7,7 +7,7 @@ import random
 import pytest
 from harness import codes
 
-from pipelint.suppression import ALL, Coverage, Suppression
+from pipelint.engine.suppression import ALL, Coverage, Suppression
 
 CAT = "cat access.log | grep 500\n"
 

@@ -17,7 +17,7 @@ from pipelint.lsp.directive import disable_edit
 from pipelint.lsp.documents import DocumentText, Snapshot
 from pipelint.lsp.ranges import to_offsets, to_range
 from pipelint.output.common import is_fixable
-from pipelint.positions import Encoding
+from pipelint.shell.positions import Encoding
 
 FIX_ALL = "source.fixAll.pipelint"
 KINDS = (types.CodeActionKind.QuickFix, FIX_ALL)

@@ -36,7 +36,8 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
 
-from pipelint import facts, syntax
+from pipelint.facts import script as facts
+from pipelint.shell import syntax
 
 Span = tuple[int, int, bool]  # an assignment's start and end, and whether it prefixes a command (`LOG=x cmd`)
 

@@ -21,12 +21,12 @@ from lsprotocol import types
 from pygls.protocol import default_converter
 
 from pipelint.finding import Finding, Severity
-from pipelint.positions import Encoding, LineIndex
+from pipelint.shell.positions import Encoding, LineIndex
 from pipelint.output.common import rule_url
 
 if TYPE_CHECKING:
-    from pipelint.checker import ParseFailure
-    from pipelint.linter import FileReport
+    from pipelint.engine.checker import ParseFailure
+    from pipelint.engine.linter import FileReport
     from pipelint.lsp.documents import Snapshot
 
 SOURCE = "pipelint"

@@ -24,9 +24,10 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
 
-from pipelint import heredocs, parse_guards, suppression, syntax
+from pipelint.shell import heredocs, parse_guards, syntax
+from pipelint.engine import suppression
 from pipelint.finding import Edit
-from pipelint.fixer import apply_edits
+from pipelint.engine.fixer import apply_edits
 
 # Nodes whose named children (other than the ones excluded below) are statements.
 STATEMENT_LISTS = frozenset(

@@ -18,17 +18,18 @@ from pathlib import Path
 from pygls.uris import to_fs_path
 from tree_sitter import Tree
 
-from pipelint import config, parse_guards, syntax
-from pipelint.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
-from pipelint.dialect import LANGUAGE_IDS, detect, shebang_shell
-from pipelint.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
+from pipelint.engine import config
+from pipelint.shell import parse_guards, syntax
+from pipelint.engine.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
+from pipelint.shell.dialect import LANGUAGE_IDS, detect, shebang_shell
+from pipelint.cli.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
 from pipelint.finding import RuleCrash
-from pipelint.linter import FileReport, host_kind, process
+from pipelint.engine.linter import FileReport, host_kind, process
 from pipelint.finding import Finding
 from pipelint.lsp import provisional
 from pipelint.lsp.diagnostics import diagnostics_json, moved_findings_json
 from pipelint.lsp.reparse import LastParses, reparse
-from pipelint.positions import Encoding, LineBreaks, LineIndex
+from pipelint.shell.positions import Encoding, LineBreaks, LineIndex
 
 MIB = 1024 * 1024
 # Documents bigger than this are not linted as you type.  A 5,000-line script

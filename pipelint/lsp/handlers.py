@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from pipelint import config
+from pipelint.engine import config
 from pipelint.lsp import actions, hover
 from pipelint.lsp.documents import (
     DocumentText,

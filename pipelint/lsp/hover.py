@@ -12,12 +12,12 @@ from collections.abc import Iterator
 
 from lsprotocol import types
 
-from pipelint import registry, ruledocs
+from pipelint.engine import registry, ruledocs
 from pipelint.lsp.documents import DocumentText
 from pipelint.lsp.ranges import to_offset, to_range
-from pipelint.positions import Encoding
+from pipelint.shell.positions import Encoding
 from pipelint.rule import Rule
-from pipelint.suppression import ALL, PIPELINT_DIRECTIVE, SHELLCHECK_DIRECTIVE, directive_codes
+from pipelint.engine.suppression import ALL, PIPELINT_DIRECTIVE, SHELLCHECK_DIRECTIVE, directive_codes
 
 def _tokens(comment: bytes) -> Iterator[tuple[int, int, bytes, bool]]:
     """(start, end, token, from_shellcheck) for each code a directive names.

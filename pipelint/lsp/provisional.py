@@ -73,15 +73,17 @@ from pathlib import Path
 
 from tree_sitter import Node, Query, QueryCursor, Tree
 
-from pipelint import checker, facts, linter, syntax
-from pipelint.config import Settings
-from pipelint.dialect import Dialect
+from pipelint.engine import checker, linter
+from pipelint.facts import script as facts
+from pipelint.shell import syntax
+from pipelint.engine.config import Settings
+from pipelint.shell.dialect import Dialect
 from pipelint.finding import Edit, Finding
-from pipelint.linter import FileReport
+from pipelint.engine.linter import FileReport
 from pipelint.lsp import carried
 from pipelint.lsp.reparse import Edit as TextEdit
 from pipelint.lsp.reparse import edit_between
-from pipelint.programs import WRAPPERS
+from pipelint.programs.table import WRAPPERS
 
 # Rules whose findings read other statements (a step after this one, a line number): run on the whole script.
 EVERYWHERE = frozenset({"PL301", "PL304"})

@@ -12,7 +12,7 @@ from __future__ import annotations
 import attrs
 from lsprotocol import types
 
-from pipelint.positions import Encoding, LineIndex, Position
+from pipelint.shell.positions import Encoding, LineIndex, Position
 
 _BY_KIND = {
     types.PositionEncodingKind.Utf8.value: Encoding.UTF8,

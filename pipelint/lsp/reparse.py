@@ -16,8 +16,8 @@ from dataclasses import astuple, dataclass
 
 from tree_sitter import Point, Tree
 
-from pipelint import syntax
-from pipelint.positions import byte_position
+from pipelint.shell import syntax
+from pipelint.shell.positions import byte_position
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,8 @@ from pygls.exceptions import JsonRpcInvalidParams, JsonRpcParseError
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
-from pipelint import __version__, config
+from pipelint import __version__
+from pipelint.engine import config
 from pipelint.lsp import framing, handlers
 from pipelint.lsp.diagnostics import notification_json, to_json, too_large_diagnostic
 from pipelint.lsp.documents import (
@@ -78,7 +79,7 @@ from pipelint.lsp.documents import (
 from pipelint.lsp.protocol import PipelintProtocol
 from pipelint.lsp.ranges import encoding_for
 from pipelint.lsp.worker import Worker, place_from_environment
-from pipelint.positions import Encoding
+from pipelint.shell.positions import Encoding
 
 logger = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TypeVar
 
-from pipelint.parallel import InlineExecutor
+from pipelint.cli.parallel import InlineExecutor
 
 LINT_IN_VARIABLE = "PIPELINT_LSP_LINT_IN"
 PLACES = ("process", "thread", "loop")

@@ -11,10 +11,10 @@ import base64
 import re
 from dataclasses import dataclass
 
-from pipelint.checker import ParseFailure
+from pipelint.engine.checker import ParseFailure
 from pipelint.finding import Applicability, Finding
-from pipelint.linter import FileReport
-from pipelint.positions import Encoding
+from pipelint.engine.linter import FileReport
+from pipelint.shell.positions import Encoding
 
 RULES_URL = "https://github.com/pipelint/pipelint/blob/main/rules/{code}-{name}.md"
 

@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.text import Text
 
 from pipelint.finding import Finding
-from pipelint.linter import FileReport
+from pipelint.engine.linter import FileReport
 from pipelint.output.common import (
     BY_HAND,
     PARSE_FAILURE_KIND,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from pipelint.finding import Finding, Severity
-from pipelint.linter import FileReport
+from pipelint.engine.linter import FileReport
 from pipelint.output.common import (
     PARSE_FAILURE_TEXT,
     RenderOptions,

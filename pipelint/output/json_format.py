@@ -20,9 +20,9 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from pipelint.checker import ParseFailure
+from pipelint.engine.checker import ParseFailure
 from pipelint.finding import Edit, Finding
-from pipelint.linter import FileReport
+from pipelint.engine.linter import FileReport
 from pipelint.output.common import (
     PARSE_FAILURE_KIND,
     PARSE_FAILURE_TEXT,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from pipelint.linter import FileReport
+from pipelint.engine.linter import FileReport
 from pipelint.output.common import (
     PARSE_FAILURE_KIND,
     PARSE_FAILURE_TEXT,

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from pipelint import syntax
+from pipelint.shell import syntax
 from pipelint.finding import Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline, redirect_operator_end
+from pipelint.shell.pipeline import Pipeline, redirect_operator_end
 from pipelint.rule import Context, Rule
-from pipelint.stdin_redirect import can_take_stdin, consumer_label, rewrite
+from pipelint.rewrites.stdin_redirect import can_take_stdin, consumer_label, rewrite
 
 
 def _heredoc_body_start(redirect: Node) -> int | None:

@@ -6,12 +6,13 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from pipelint import stage_removal, syntax
-from pipelint.exit_status import status_observed
+from pipelint.rewrites import stage_removal
+from pipelint.shell import syntax
+from pipelint.facts.exit_status import status_observed
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline, Stage
+from pipelint.shell.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
-from pipelint.subshell import escape_reason, expansion_may_fail
+from pipelint.rewrites.subshell import escape_reason, expansion_may_fail
 
 
 def _is_bare_cat(stage: Stage, context: Context) -> bool:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipelint import evidence
-from pipelint.consumers import dump_consumer
+from pipelint.rules import evidence
+from pipelint.programs.consumers import dump_consumer
 from pipelint.finding import Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline
+from pipelint.shell.pipeline import Pipeline
 from pipelint.rule import Context, Rule
-from pipelint.useless_readers import find_useless_cat
+from pipelint.rewrites.useless_readers import find_useless_cat
 
 
 class PipedDumpImportRule(Rule):

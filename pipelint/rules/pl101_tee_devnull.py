@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipelint import stage_removal, syntax, tee_command
+from pipelint.rewrites import stage_removal
+from pipelint.shell import syntax
+from pipelint.programs import tee_command
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
-from pipelint.pipeline import Pipeline, Stage
+from pipelint.shell.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
 
 DEV_NULL = b"/dev/null"

@@ -6,12 +6,15 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from pipelint import evidence, mounts, syntax, tee_command
-from pipelint.facts import ScriptFacts
+from pipelint.rules import evidence
+from pipelint.facts import mounts
+from pipelint.shell import syntax
+from pipelint.programs import tee_command
+from pipelint.facts.script import ScriptFacts
 from pipelint.finding import Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline, Stage
+from pipelint.shell.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
-from pipelint.static_paths import static_path
+from pipelint.facts.static_paths import static_path
 
 _WRITES = (">", ">>", ">|", "&>", "&>>")
 

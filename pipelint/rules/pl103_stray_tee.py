@@ -6,10 +6,11 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from pipelint import syntax, tee_command
-from pipelint.dialect import is_shell_script
+from pipelint.shell import syntax
+from pipelint.programs import tee_command
+from pipelint.shell.dialect import is_shell_script
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline
+from pipelint.shell.pipeline import Pipeline
 from pipelint.rule import Context, Rule
 
 

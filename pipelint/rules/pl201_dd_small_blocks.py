@@ -6,14 +6,16 @@ from collections.abc import Iterator, Sequence
 
 from tree_sitter import Node
 
-from pipelint import dd_operands, evidence, syntax
-from pipelint.command import Command
-from pipelint.dd_operands import DEFAULT_BLOCK, Operand
+from pipelint.programs import dd_operands
+from pipelint.rules import evidence
+from pipelint.shell import syntax
+from pipelint.programs.command import Command
+from pipelint.programs.dd_operands import DEFAULT_BLOCK, Operand
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
-from pipelint.pipeline import Pipeline
-from pipelint.programs import WRAPPERS
+from pipelint.shell.pipeline import Pipeline
+from pipelint.programs.table import WRAPPERS
 from pipelint.rule import Context, Rule
-from pipelint.useless_readers import find_useless_dd
+from pipelint.rewrites.useless_readers import find_useless_dd
 
 SMALL = 64 * 1024  # below this, per-call overhead dominates (see the document)
 

@@ -10,15 +10,17 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from pipelint import compressors, evidence, syntax
-from pipelint.command import Command, Option
-from pipelint.command import read as read_command
-from pipelint.facts import Step
+from pipelint.programs import compressors
+from pipelint.rules import evidence
+from pipelint.shell import syntax
+from pipelint.programs.command import Command, Option
+from pipelint.programs.command import read as read_command
+from pipelint.facts.script import Step
 from pipelint.finding import Finding, FixAvailability, Severity
-from pipelint.positions import LineIndex
-from pipelint.remote_commands import Download, Ssh, Upload, host_key, parse_download, parse_sftp, parse_ssh, parse_upload
+from pipelint.shell.positions import LineIndex
+from pipelint.programs.remote_commands import Download, Ssh, Upload, host_key, parse_download, parse_sftp, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
-from pipelint.syntax import shape
+from pipelint.shell.syntax import shape
 
 _PUT = re.compile(rb"^\s*put\s+(?:-[a-zA-Z]+\s+)*(\S+)(?:\s+(\S+))?\s*$", re.MULTILINE)
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipelint import compressors, evidence, syntax, transit
-from pipelint.command import Command
+from pipelint.programs import compressors, transit
+from pipelint.rules import evidence
+from pipelint.shell import syntax
+from pipelint.programs.command import Command
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
-from pipelint.pipeline import Pipeline, Stage
-from pipelint.remote_commands import parse_ssh, stdout_crosses_link
+from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.remote_commands import parse_ssh, stdout_crosses_link
 from pipelint.rule import Context, Rule
 
 # Levels from which each compressor is "slow" (its default is one of them). xz

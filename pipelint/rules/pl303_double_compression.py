@@ -6,11 +6,12 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from pipelint import compressors, syntax, transit
+from pipelint.programs import compressors, transit
+from pipelint.shell import syntax
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline, Stage
-from pipelint.command import Command, Option
-from pipelint.remote_commands import Ssh, parse_ssh, parse_upload
+from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.command import Command, Option
+from pipelint.programs.remote_commands import Ssh, parse_ssh, parse_upload
 from pipelint.rule import Context, Rule
 
 _READERS = frozenset({b"cat", b"pv"})

@@ -7,9 +7,10 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
-from pipelint import evidence, syntax
-from pipelint.command import Command
-from pipelint.facts import Step
+from pipelint.rules import evidence
+from pipelint.shell import syntax
+from pipelint.programs.command import Command
+from pipelint.facts.script import Step
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.rule import Context, Rule
 

@@ -7,10 +7,11 @@ from collections.abc import Iterator, Sequence
 
 from tree_sitter import Node
 
-from pipelint import evidence, syntax
-from pipelint.command import Command
+from pipelint.rules import evidence
+from pipelint.shell import syntax
+from pipelint.programs.command import Command
 from pipelint.finding import Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline
+from pipelint.shell.pipeline import Pipeline
 from pipelint.rule import Context, Rule
 
 # MySQL's grammar: LOAD DATA [LOW_PRIORITY | CONCURRENT] [LOCAL] INFILE.  Any

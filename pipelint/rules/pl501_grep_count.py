@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 
-from pipelint import syntax
-from pipelint.command import Command
+from pipelint.shell import syntax
+from pipelint.programs.command import Command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline, Stage
+from pipelint.shell.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
-from pipelint.exit_status import substitution_status_discarded
-from pipelint.stage_merge import absorb_next_stage
+from pipelint.facts.exit_status import substitution_status_discarded
+from pipelint.rewrites.stage_merge import absorb_next_stage
 
 GREPS = frozenset({b"grep", b"egrep", b"fgrep"})
 

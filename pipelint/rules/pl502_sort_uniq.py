@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipelint import syntax
-from pipelint.command import Command
+from pipelint.shell import syntax
+from pipelint.programs.command import Command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline, Stage
+from pipelint.shell.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
-from pipelint.stage_merge import absorb_next_stage, merge_unsafe_reason
+from pipelint.rewrites.stage_merge import absorb_next_stage, merge_unsafe_reason
 
 # sort options that do not change which lines compare equal, so `-u` drops
 # exactly the lines `uniq` would.  Keys (-k, -t), -f, -n, -b, -M, -V, … make

@@ -6,9 +6,10 @@ from collections.abc import Iterator
 
 from tree_sitter import Node
 
-from pipelint import evidence, syntax
+from pipelint.rules import evidence
+from pipelint.shell import syntax
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline, Stage
+from pipelint.shell.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
 
 SPLICECAT = b"splicecat"

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pipelint import evidence, syntax, tee_command
+from pipelint.rules import evidence
+from pipelint.shell import syntax
+from pipelint.programs import tee_command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.pipeline import Pipeline
+from pipelint.shell.pipeline import Pipeline
 from pipelint.rule import Context, Rule
 
 APPEND_OPTIONS = frozenset({b"-a", b"--append"})

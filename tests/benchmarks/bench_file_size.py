@@ -75,8 +75,8 @@ SCRIPT_SOURCES = [Path("/work/corpus/x"), Path("/usr/share"), Path("/usr/lib"), 
 def real_scripts() -> list[bytes]:
     """Every script of SCRIPT_SOURCES that parses without an ERROR, in path order, each ending its last line."""
     sys.path.insert(0, str(REPO))
-    from pipelint import syntax
-    from pipelint.discovery import walk_scripts
+    from pipelint.shell import syntax
+    from pipelint.cli.discovery import walk_scripts
 
     scripts = []
     for root in SCRIPT_SOURCES:
@@ -126,7 +126,7 @@ def build_nesting(path: Path, depth: int) -> None:
 def repair_rounds(script: Path) -> int:
     """How many times the parse guards parse the script again to repair what tree-sitter-bash misread."""
     sys.path.insert(0, str(REPO))
-    from pipelint import dialect, parse_guards
+    from pipelint.shell import dialect, parse_guards
 
     source = script.read_bytes()
     return parse_guards.guard(source, dialect.detect(source, str(script))).rounds

@@ -47,7 +47,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from pipelint.discovery import walk_scripts  # noqa: E402
+from pipelint.cli.discovery import walk_scripts  # noqa: E402
 
 MAX_SIZE = 8 * 1024 * 1024  # pipelint's default limit: larger files are refused, not linted
 

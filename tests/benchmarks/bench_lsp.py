@@ -76,14 +76,16 @@ from lsp_client import (  # noqa: E402
 from lsprotocol import types  # noqa: E402
 from pygls.protocol import default_converter  # noqa: E402
 
-from pipelint import syntax  # noqa: E402
-from pipelint.linter import process  # noqa: E402
-from pipelint import candidates, facts, parse_guards  # noqa: E402
+from pipelint.shell import syntax  # noqa: E402
+from pipelint.engine.linter import process  # noqa: E402
+from pipelint.engine import candidates
+from pipelint.facts import script as facts
+from pipelint.shell import parse_guards  # noqa: E402
 from pipelint.lsp import diagnostics, provisional  # noqa: E402
 from pipelint.lsp.documents import DocumentText, LintJob, Snapshot, lint_document, settings_for  # noqa: E402
 from pipelint.lsp.reparse import reparse  # noqa: E402
 from pipelint.lsp.worker import LINT_IN_VARIABLE, PLACES  # noqa: E402
-from pipelint.positions import Encoding, LineBreaks, LineIndex  # noqa: E402
+from pipelint.shell.positions import Encoding, LineBreaks, LineIndex  # noqa: E402
 
 DIRECTIVE = "# pipelint: disable=PL003"
 

@@ -32,10 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pipelint import checker  # noqa: E402
-from pipelint.config import Settings  # noqa: E402
-from pipelint.dialect import Dialect, detect  # noqa: E402
-from pipelint.linter import process  # noqa: E402
+from pipelint.engine import checker  # noqa: E402
+from pipelint.engine.config import Settings  # noqa: E402
+from pipelint.shell.dialect import Dialect, detect  # noqa: E402
+from pipelint.engine.linter import process  # noqa: E402
 
 MAX_SIZE = 1 << 20
 _SHEBANG = re.compile(rb"^#![ \t]*\S*/(?:env[ \t]+)?(?:sh|bash|dash|ksh)\b")

@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pipelint import linter, registry  # noqa: E402
-from pipelint.config import Settings  # noqa: E402
-from pipelint.discovery import is_shell_script  # noqa: E402
+from pipelint.engine import linter, registry  # noqa: E402
+from pipelint.engine.config import Settings  # noqa: E402
+from pipelint.cli.discovery import is_shell_script  # noqa: E402
 
 
 @dataclass

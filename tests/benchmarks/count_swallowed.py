@@ -35,11 +35,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from pipelint import parse_guards, syntax  # noqa: E402
-from pipelint.config import Settings  # noqa: E402
-from pipelint.dialect import Dialect, detect  # noqa: E402
-from pipelint.discovery import is_shell_script  # noqa: E402
-from pipelint.linter import process  # noqa: E402
+from pipelint.shell import parse_guards, syntax  # noqa: E402
+from pipelint.engine.config import Settings  # noqa: E402
+from pipelint.shell.dialect import Dialect, detect  # noqa: E402
+from pipelint.cli.discovery import is_shell_script  # noqa: E402
+from pipelint.engine.linter import process  # noqa: E402
 
 COMPLETIONS = "bash-completion/completions/"
 STRAY_QUERY = "(file_redirect destination: (_) . destination: (_)) @redirect (heredoc_redirect argument: (_) @word)"

@@ -43,7 +43,7 @@ KINDS = ("safe", "unsafe", "no fix")
 
 def _scripts(corpus: Path):
     """The files linted, in a fixed order: shell by extension or shebang, or all text where marked."""
-    from pipelint.discovery import is_shell_script
+    from pipelint.cli.discovery import is_shell_script
 
     for package, inside, all_text in FOLDERS:
         for directory, subfolders, names in os.walk(corpus / package / inside):
@@ -58,8 +58,8 @@ def _scripts(corpus: Path):
 
 def findings_of_tree(corpus: Path) -> dict:
     """Files and lines linted, and (file, rule, line, kind) for every finding of the pipelint imported."""
-    from pipelint import linter, registry
-    from pipelint.config import Settings
+    from pipelint.engine import linter, registry
+    from pipelint.engine.config import Settings
     from pipelint.finding import Applicability
 
     settings = Settings(select=tuple(rule.code for rule in registry.RULES))

@@ -38,8 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from differential import ACROSS, Tally, exact, mixed_script, rule_examples, walk  # noqa: E402
 from large_script import large_script  # noqa: E402
 
-from pipelint.config import Settings  # noqa: E402
-from pipelint.dialect import shebang_shell  # noqa: E402
+from pipelint.engine.config import Settings  # noqa: E402
+from pipelint.shell.dialect import shebang_shell  # noqa: E402
 from pipelint.lsp import provisional  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parents[2]

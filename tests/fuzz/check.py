@@ -15,7 +15,7 @@ from pathlib import Path
 import harness
 from missing_inputs import allowances_for, inputs_read
 
-from pipelint import fixer
+from pipelint.engine import fixer
 
 from .classify import CLASSES, classify
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import harness
 
-from pipelint import syntax
+from pipelint.shell import syntax
 
 from .check import Failure, check, shell_of
 

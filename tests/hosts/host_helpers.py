@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipelint.config import Settings
+from pipelint.engine.config import Settings
 from pipelint.finding import Finding
-from pipelint.linter import FileReport, process
-from pipelint.positions import LineIndex
+from pipelint.engine.linter import FileReport, process
+from pipelint.shell.positions import LineIndex
 
 
 def check(name: str, text: str | bytes, fix: bool = False, **settings) -> FileReport:

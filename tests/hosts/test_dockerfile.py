@@ -7,10 +7,10 @@ import pytest
 from harness import assert_same_behaviour
 from host_helpers import check, fixed, located
 
-from pipelint import hosts
-from pipelint.dialect import Dialect
+from pipelint.embedded import hosts
+from pipelint.shell.dialect import Dialect
 from pipelint.finding import Edit
-from pipelint.hosts.dockerfile import scan
+from pipelint.embedded.hosts.dockerfile import scan
 
 
 def instructions_apart_from_run(text: bytes) -> list[tuple]:

@@ -9,8 +9,8 @@ import yaml
 from harness import assert_same_behaviour
 from host_helpers import check, fixed, located, where
 
-from pipelint import hosts
-from pipelint.dialect import Dialect
+from pipelint.embedded import hosts
+from pipelint.shell.dialect import Dialect
 from pipelint.finding import Edit
 
 WORKFLOW = ".github/workflows/ci.yml"

@@ -8,8 +8,8 @@ from cli_helpers import run_cli, text
 from harness import assert_same_behaviour
 from host_helpers import check, fixed, located
 
-from pipelint import hosts
-from pipelint.dialect import Dialect
+from pipelint.embedded import hosts
+from pipelint.shell.dialect import Dialect
 
 CI = ".gitlab-ci.yml"
 

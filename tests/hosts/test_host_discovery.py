@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pipelint import discovery
-from pipelint.cli import cli
+from pipelint.cli import discovery
+from pipelint.cli.main import cli
 
 BAD_RUN = "FROM debian:12\nRUN cat access.log | grep 500\n"
 BAD_STEP = "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cat access.log | grep 500\n"
@@ -116,7 +116,7 @@ def test_fix_rewrites_a_dockerfile_in_place_keeping_its_mode(project, monkeypatc
 
 _PROBE = """
 import sys
-from pipelint.cli import cli
+from pipelint.cli.main import cli
 try:
     # --jobs 1: linted in this process, whose modules are the ones looked at; --no-cache: linted at all
     cli(["check", "--exit-zero", "-q", "--jobs", "1", "--no-cache", sys.argv[1]])

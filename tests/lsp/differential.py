@@ -15,10 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipelint import syntax
+from pipelint.shell import syntax
 from pipelint.finding import Finding
 from pipelint.lsp import provisional
-from pipelint.config import Settings
+from pipelint.engine.config import Settings
 from pipelint.lsp.reparse import reparse
 
 # What a typist and an editor do to a script.

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from harness import assert_same_behaviour, lint
 
-from pipelint import syntax
-from pipelint.fixer import apply_edits
+from pipelint.shell import syntax
+from pipelint.engine.fixer import apply_edits
 from pipelint.finding import Edit
 from pipelint.lsp import directive
 from pipelint.lsp.directive import disable_edit

@@ -6,7 +6,7 @@ import pytest
 from lsp_client import diagnostics, file_uri, open_document
 from lsprotocol import types
 
-from pipelint import registry, ruledocs
+from pipelint.engine import registry, ruledocs
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 

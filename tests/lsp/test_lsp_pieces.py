@@ -14,11 +14,11 @@ from lsp_client import REPOSITORY, SERVER_ENV
 from lsprotocol import types
 
 from pipelint.finding import Finding, Severity
-from pipelint.fixer import apply_edits
+from pipelint.engine.fixer import apply_edits
 from pipelint.lsp.actions import changed_span, wanted
 from pipelint.lsp.diagnostics import finding_diagnostic, parse_failure_diagnostic
 from pipelint.lsp.documents import is_shell_document, take_snapshot, to_bytes
-from pipelint.positions import Encoding
+from pipelint.shell.positions import Encoding
 
 
 @pytest.mark.parametrize(
@@ -112,7 +112,7 @@ def test_check_does_not_import_the_language_server(tmp_path):
     script.write_text("cat access.log | grep 500\n")
     probe = (
         "import sys\n"
-        "from pipelint.cli import main\n"
+        "from pipelint.cli.main import main\n"
         f"sys.argv = ['pipelint', 'check', {str(script)!r}]\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
         "print('pygls' in sys.modules, 'lsprotocol' in sys.modules)\n"
@@ -200,7 +200,7 @@ async def test_a_failed_fix_all_is_not_kept(monkeypatch):
 
 @pytest.mark.asyncio
 async def test_a_rule_that_raises_is_logged_and_the_other_rules_still_publish(monkeypatch):
-    from pipelint.config import Settings
+    from pipelint.engine.config import Settings
     from pipelint.rule import Rule
 
     class Raises(Rule):

@@ -12,7 +12,7 @@ from lsprotocol import types
 from pytest_lsp import client_capabilities
 
 from pipelint.lsp.ranges import encoding_for, prefer_utf8
-from pipelint.positions import Encoding
+from pipelint.shell.positions import Encoding
 
 # Non-ASCII and an astral emoji (two UTF-16 units, four bytes) before the span, on its line.
 PREFIX = 'echo "héllo 😀 wörld"; '

@@ -28,7 +28,7 @@ from lsp_client import (
 )
 from lsprotocol import types
 
-from pipelint.config import Settings
+from pipelint.engine.config import Settings
 from pipelint.lsp import provisional
 from pipelint.lsp.reparse import reparse
 

@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from differential import exact
 
-from pipelint import facts, syntax
-from pipelint.config import Settings
+from pipelint.facts import script as facts
+from pipelint.shell import syntax
+from pipelint.engine.config import Settings
 from pipelint.lsp import carried, provisional
 from pipelint.lsp.reparse import edit_between, reparse
 

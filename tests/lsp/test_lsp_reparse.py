@@ -14,8 +14,8 @@ import pytest
 from large_script import large_script
 from lsp_client import REPOSITORY
 
-from pipelint import parse_guards, syntax
-from pipelint.dialect import detect
+from pipelint.shell import parse_guards, syntax
+from pipelint.shell.dialect import detect
 from pipelint.lsp.documents import DocumentText
 from pipelint.lsp.reparse import Edit, edit_between, reparse
 
@@ -112,7 +112,7 @@ def test_the_edit_is_the_span_between_common_prefix_and_suffix(old, new, edit):
 
 
 def full_lint(source: bytes, tmp_path):
-    from pipelint.linter import process
+    from pipelint.engine.linter import process
     from pipelint.lsp.documents import settings_for
 
     path = tmp_path / "edited.sh"

@@ -16,7 +16,7 @@ from lsprotocol import types
 from pipelint.lsp.diagnostics import CONVERTER, SEVERITIES, parse_failure_diagnostic
 from pipelint.lsp.documents import take_snapshot
 from pipelint.output.common import rule_url
-from pipelint.positions import Encoding
+from pipelint.shell.positions import Encoding
 
 SCRIPTS = {
     "large": large_script(400),

@@ -9,9 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pipelint.config import Settings
+from pipelint.engine.config import Settings
 from pipelint.finding import Applicability, Edit, Finding, Fix, Severity
-from pipelint.linter import FileReport, process
+from pipelint.engine.linter import FileReport, process
 from pipelint.output import FORMATS, RenderOptions
 
 REPO = Path(__file__).resolve().parent.parent.parent

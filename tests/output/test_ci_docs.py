@@ -8,7 +8,7 @@ import shlex
 import yaml
 from output_helpers import REPO
 
-from pipelint.cli import check
+from pipelint.cli.main import check
 from pipelint.output import FORMATS
 
 DOC = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")

@@ -12,7 +12,8 @@ import pytest
 from harness import assert_same_behaviour
 from output_helpers import BAD, BROKEN, CLEAN, lint_files, made_up_report, render, run_cli
 
-from pipelint import __version__, registry, ruledocs
+from pipelint import __version__
+from pipelint.engine import registry, ruledocs
 from pipelint.finding import Severity
 from pipelint.output import sarif
 from pipelint.output.common import rule_url

@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 from harness import lint
 
-from pipelint import checker
-from pipelint.cli import cli
-from pipelint.config import Settings
+from pipelint.engine import checker
+from pipelint.cli.main import cli
+from pipelint.engine.config import Settings
 
 MOUNTS = Path(__file__).parent.parent.parent / "fixtures" / "mounts"
 WORKSTATION = str(MOUNTS / "workstation.mountinfo")

@@ -15,7 +15,7 @@ from harness import (
     run_script,
 )
 
-from pipelint import dd_operands
+from pipelint.programs import dd_operands
 from pipelint.finding import Applicability
 
 

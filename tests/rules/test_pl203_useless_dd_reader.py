@@ -6,7 +6,7 @@ import pytest
 from harness import assert_lint, assert_same_behaviour, codes, fix, known_to_fail, lint, run_script
 
 from pipelint.finding import Applicability
-from pipelint import evidence
+from pipelint.rules import evidence
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,8 @@ from harness import (
     run_script,
 )
 
-from pipelint import command, compressors, syntax
+from pipelint.programs import command, compressors
+from pipelint.shell import syntax
 from pipelint.finding import Applicability
 
 

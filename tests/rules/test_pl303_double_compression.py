@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from harness import assert_lint, assert_same_behaviour, codes, fix, lint
 
-from pipelint import command, syntax
+from pipelint.programs import command
+from pipelint.shell import syntax
 from pipelint.finding import Applicability
-from pipelint.remote_commands import host_key, parse_ssh
+from pipelint.programs.remote_commands import host_key, parse_ssh
 
 
 def ssh(text: str):

@@ -145,7 +145,7 @@ def test_bad_input_gives_no_traceback(source):
 def test_cli_shows_the_advice(tmp_path):
     from click.testing import CliRunner
 
-    from pipelint.cli import cli
+    from pipelint.cli.main import cli
 
     script = tmp_path / "load.bash"
     script.write_text("mysqlimport --local shop customers.csv\n")

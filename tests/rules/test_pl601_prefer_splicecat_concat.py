@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from harness import SANDBOX, assert_same_behaviour, codes, fix, lint, run_script
 
-from pipelint.config import Settings
+from pipelint.engine.config import Settings
 from pipelint.finding import Applicability
 
 # Off by default, so every lint here selects it by name.
@@ -29,7 +29,7 @@ def test_off_by_default_and_on_with_extend_select():
 def test_cli_extend_select_reports_it(tmp_path):
     from click.testing import CliRunner
 
-    from pipelint.cli import cli
+    from pipelint.cli.main import cli
 
     script = tmp_path / "job.bash"
     script.write_text("cat access.log words.txt | grep -c a\n")
@@ -42,7 +42,7 @@ def test_cli_extend_select_reports_it(tmp_path):
 def test_rule_command_says_how_to_get_splicecat():
     from click.testing import CliRunner
 
-    from pipelint.cli import cli
+    from pipelint.cli.main import cli
 
     shown = CliRunner().invoke(cli, ["rule", "PL601"]).output
     assert "pip install pipelint" in shown

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from harness import assert_same_behaviour, codes, fix, lint, run_script
 
-from pipelint.config import Settings
+from pipelint.engine.config import Settings
 from pipelint.finding import Applicability
 
 
@@ -110,7 +110,7 @@ def test_message_and_title():
 def test_the_rule_command_says_how_to_get_splicecat():
     from click.testing import CliRunner
 
-    from pipelint.cli import cli
+    from pipelint.cli.main import cli
 
     shown = CliRunner().invoke(cli, ["rule", "PL602"]).output
     assert "pip install pipelint" in shown and "cmake -S runtime -B build" in shown
@@ -166,7 +166,7 @@ def test_pl102_points_here_only_when_enabled(tmp_path):
     mountinfo = tmp_path / "mountinfo"
     mountinfo.write_text("36 25 0:32 / /mnt/nfs rw,relatime - nfs4 server:/export rw\n")
     script = "producer | tee /mnt/nfs/run.log | consumer\n"
-    from pipelint import checker
+    from pipelint.engine import checker
 
     settings_on = Settings(select=("PL102", "PL602"))
     settings_off = Settings(select=("PL102",))

@@ -1,0 +1,112 @@
+"""GitHub Actions: the `run:` scripts of workflows and composite actions.
+
+Which shell runs a step (GitHub's "Workflow syntax", `jobs.<id>.steps[*].shell`):
+- `shell: bash`: `bash --noprofile --norc -eo pipefail {0}` (errexit, pipefail);
+- `shell: sh`: `sh -e {0}`; a custom `shell: bash -e {0}` is read for its options;
+- `pwsh`, `python`, `cmd`, `powershell`, anything else: not linted;
+- no `shell:` on the step, the job's or the workflow's `defaults.run.shell`:
+  `bash -e {0}` on Linux and macOS runners (`sh` if bash is missing, so a
+  step of a job running in a `container:` is read as POSIX sh), PowerShell
+  on Windows runners: not linted there. Where `runs-on` is an expression
+  (`${{ matrix.os }}`), the step may run under PowerShell too: linted, no fix.
+
+`${{ … }}` expressions are opaque: each becomes a placeholder of its length
+that maps nowhere (as actionlint does), so no edit is ever written over one.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+
+import yaml
+
+from pipelint.shell.dialect import Dialect
+from pipelint.embedded.hosts import yaml_scripts
+from pipelint.embedded.hosts.shells import NOT_A_SHELL, Shell, shell_of
+from pipelint.embedded.hosts.yaml_scripts import Document, Script, get, items, scalars_under, string
+
+EXPRESSION = re.compile(rb"\$\{\{.*?\}\}")
+
+# `shell:` keywords and what GitHub runs for them.
+_KEYWORDS = {
+    "bash": Shell(Dialect.BASH, errexit=True, pipefail=True),  # bash --noprofile --norc -eo pipefail {0}
+    "sh": Shell(Dialect.SH, errexit=True),  # sh -e {0}
+}
+_UNSPECIFIED = Shell(Dialect.BASH, errexit=True)  # bash -e {0}
+_UNSPECIFIED_IN_CONTAINER = Shell(Dialect.SH, errexit=True)  # the image may have no bash: read as sh
+
+
+def named_shell(value: str) -> Shell:
+    """What a `shell:` value runs; NOT_A_SHELL for PowerShell, Python, an expression and the like."""
+    if value in _KEYWORDS:
+        return _KEYWORDS[value]
+    if "${{" in value or "{0}" not in value:
+        return NOT_A_SHELL
+    return shell_of(value.split())
+
+
+def _runs_on(job: yaml.Node) -> str:
+    """ "windows", "unknown" (an expression: maybe Windows) or "unix"."""
+    labels = list(scalars_under(get(job, "runs-on")))
+    if any("${{" in label for label in labels):
+        return "unknown"
+    if any("windows" in label.lower() for label in labels):
+        return "windows"
+    return "unix"
+
+
+def _default_shell(node: yaml.Node | None) -> str | None:
+    return string(get(get(get(node, "defaults"), "run"), "shell"))
+
+
+def _step_scripts(
+    steps: yaml.Node | None, default: str | None, platform: str, in_container: bool, where: str
+) -> list[Script]:
+    found = []
+    if not isinstance(steps, yaml.SequenceNode):
+        return found
+    for number, step in enumerate(steps.value, 1):
+        run = get(step, "run")
+        if not isinstance(run, yaml.ScalarNode):
+            continue
+        explicit = string(get(step, "shell")) or default
+        if explicit is not None:
+            shell = named_shell(explicit.strip())
+        elif platform == "windows":
+            shell = NOT_A_SHELL  # PowerShell
+        else:
+            shell = _UNSPECIFIED_IN_CONTAINER if in_container else _UNSPECIFIED
+        if shell.dialect is None:
+            continue
+        key = next(name for name, value in step.value if value is run)
+        found.append(
+            Script(
+                (run,),
+                key.start_mark.column,
+                shell.dialect,
+                f"the `run:` script of step {number} of {where}",
+                editable=explicit is not None or platform != "unknown",
+                **shell.facts,
+            )
+        )
+    return found
+
+
+def scripts(doc: Document) -> list[Script]:
+    found: list[Script] = []
+    for root in doc.roots:
+        workflow_default = _default_shell(root)
+        for name, job in items(get(root, "jobs")):
+            default = _default_shell(job) or workflow_default
+            in_container = get(job, "container") is not None
+            where = f"job `{string(name)}`"
+            found += _step_scripts(get(job, "steps"), default, _runs_on(job), in_container, where)
+        runs = get(root, "runs")
+        if string(get(runs, "using")) == "composite":
+            found += _step_scripts(get(runs, "steps"), None, "unknown", False, "the composite action")
+    return found
+
+
+scan = partial(yaml_scripts.scan, find=scripts, expressions=EXPRESSION)
+same_structure = partial(yaml_scripts.same_structure, find=scripts)

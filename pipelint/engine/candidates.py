@@ -1,0 +1,112 @@
+"""The nodes a file's rules can start from, found by one compiled tree-sitter query run in C.
+
+Walking every node in Python and offering each to every rule cost more than
+parsing (issue 11: 2.1 M walk calls and 15.5 M dispatch calls on 2,079
+scripts). Instead, each rule set gets one query, compiled once per process,
+that captures only what the rules start from: pipelines (`check_pipeline`),
+simple commands (`check_command`, and the regions `embedded` finds), the node
+types of `check_node`, and comments (suppressions). Python then touches the
+captures only, and reads a command's model only when its literal name is one
+a rule declared in `Rule.programs`, a wrapper that may run one
+(`sudo dd`, `nice gzip`), or a lead of `embedded` (`sh -c`).
+
+Matching command names in the query (`#match?`) was measured slower than
+capturing every command and comparing its name in Python: on 545 Debian
+scripts, 0.19 s against 0.12 s (tests/benchmarks/bench_lint.py corpus).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from tree_sitter import Node, Query
+
+from pipelint.embedded import find as embedded
+from pipelint.facts import script as facts
+from pipelint.shell import syntax
+from pipelint.shell import pipeline as pipelines
+from pipelint.programs.table import WRAPPERS
+from pipelint.rule import Rule
+
+
+_KEPT_IN_ERRORS = frozenset({"comment_anywhere", "function_name"})
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one rule set starts from, and the query that finds it."""
+
+    query: Query
+    # Literal command names (basenames) worth reading a model for; None: every command.
+    programs: frozenset[bytes] | None
+    regions: frozenset[bytes]  # names that may lead to a region (`embedded.LEADS`)
+
+
+@dataclass
+class Found:
+    """One file's captures, outside ERROR subtrees, in document order."""
+
+    commands: list[Node]  # simple commands some hook or region finder may want
+    pipelines: list[Node]  # the root of each logical pipeline
+    comments: list[Node]
+    nodes: list[Node]  # nodes of the types some rule's `node_types` names
+    wrapped: frozenset[int] = frozenset()  # ids of commands in a redirected statement or a pipeline
+    names: dict[int, bytes | None] = field(default_factory=dict)  # every command's program basename, by id
+    captured: dict[str, list[Node]] | None = None  # every capture by name (`command`: all of them)
+
+
+def plan(rules: Iterable[Rule]) -> Plan:
+    return _plan(tuple(sorted({type(rule) for rule in rules}, key=lambda rule: rule.code)))
+
+
+@functools.cache
+def _plan(rules: tuple[type[Rule], ...]) -> Plan:
+    patterns = [
+        "(comment) @comment",
+        "(command) @command",
+        "(redirected_statement body: (command) @wrapped)",
+        "(pipeline (command) @wrapped)",
+        # What script facts and the context would otherwise query the whole tree again for
+        # (one traversal of a 2 MB script costs a quarter of its parse):
+        facts.STATEMENT_PATTERNS,
+        "(comment) @comment_anywhere",  # also inside ERROR subtrees, as `syntax.comment_starts`
+        "(function_definition name: (word) @function_name)",  # also inside ERROR subtrees
+    ]
+    if any(rule.uses("check_pipeline") for rule in rules):
+        patterns.append(pipelines.QUERY)
+    kinds = sorted({kind for rule in rules for kind in rule.node_types})
+    if kinds:
+        patterns.append("[" + " ".join(f"({kind})" for kind in kinds) + "] @node")
+    on_command = [rule for rule in rules if rule.uses("check_command")]
+    programs: frozenset[bytes] | None = embedded.LEADS | frozenset(WRAPPERS)
+    for rule in on_command:
+        programs = None if rule.programs is None or programs is None else programs | rule.programs
+    return Plan(Query(syntax.language(), "\n".join(patterns)), programs, embedded.LEADS)
+
+
+def find(plan: Plan, root: Node) -> Found:
+    captured = syntax.captures(plan.query, root, kept_in_errors=_KEPT_IN_ERRORS)
+    commands = captured.get("command", [])
+    # Read once here, asked of every command again by the script facts (sourcing, mounts, options).
+    names = {node.id: _literal_basename(node) for node in commands}
+    if plan.programs is not None:
+        commands = [node for node in commands if names[node.id] in plan.programs]
+    roots = pipelines.roots(captured.get("pipeline", []), captured.get("pipeline_continuation", []))
+    wrapped = frozenset(node.id for node in captured.get("wrapped", []))
+    comments, nodes = captured.get("comment", []), captured.get("node", [])
+    return Found(commands, roots, comments, nodes, wrapped, captured=captured, names=names)
+
+
+def _literal_basename(command: Node) -> bytes | None:
+    """`syntax.basename(syntax.command_name(command))`, inlined: the last path component of the
+    command's name when it is a plain word, else None.
+    Cheaper than it on the 34k commands of the bench corpus (0.13 s against 0.16 s with the query).
+
+    A name that is no plain word (`$(…)`) is not read: its text may be the rest of the script
+    (50,000 nested `$(` copied 50,000 times took 2 s)."""
+    name = command.child_by_field_name("name")
+    if name is None or name.named_child_count != 1 or name.named_children[0].type != "word":
+        return None
+    return name.named_children[0].text.rsplit(b"/", 1)[-1]  # type: ignore[union-attr]

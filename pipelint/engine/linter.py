@@ -1,0 +1,331 @@
+"""Lint and fix one script: the step the CLI and the language server share."""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import gc
+import os
+import stat
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+from tree_sitter import Node, Tree
+
+from pipelint.engine import checker
+from pipelint.embedded import hosts
+from pipelint.engine.checker import ParseFailure
+from pipelint.engine.config import Settings, format_size
+from pipelint.shell.dialect import Dialect
+from pipelint.finding import Edit, Finding, RuleCrash
+from pipelint.engine.fixer import accept_all, apply_edits, fix_source
+from pipelint.shell.parse_guards import Note
+from pipelint.shell.positions import LineIndex
+from pipelint.embedded.regions import Region
+from pipelint.engine.suppression import Coverage, Suppression
+
+if TYPE_CHECKING:
+    from pipelint.facts.script import VariableFacts
+
+
+class InputError(Exception):
+    """A file pipelint cannot lint (binary, unreadable, …): one line, no traceback."""
+
+
+@dataclass
+class FileReport:
+    display_name: str
+    source: bytes  # as read
+    findings: list[Finding] = field(default_factory=list)  # what remains after any fixes
+    fixed: list[Finding] = field(default_factory=list)  # what --fix applied
+    fixed_source: bytes | None = None  # set when fixes changed the text
+    parse_failures: list[ParseFailure] = field(default_factory=list)
+    crashes: list[RuleCrash] = field(default_factory=list)  # internal errors: exit 2, one line each
+    dialect: Dialect = Dialect.SH
+    host: str | None = None  # the kind of a file that holds scripts ("dockerfile"); None for a script
+    notes: list[Note] = field(default_factory=list)  # misreads of tree-sitter-bash the parse guards handled
+
+    @property
+    def final_source(self) -> bytes:
+        return self.fixed_source if self.fixed_source is not None else self.source
+
+    @cached_property
+    def index(self) -> LineIndex:
+        """Positions of findings refer to the final text."""
+        return LineIndex(self.final_source)
+
+
+@dataclass(frozen=True)
+class Script:
+    """A script as read from disk: its bytes and the file's status when they were read."""
+
+    source: bytes
+    status: os.stat_result
+
+
+def ensure_text(source: bytes) -> None:
+    if b"\0" in source[:8192]:
+        raise InputError("binary file, not a shell script")
+
+
+def read_limited(stream: BinaryIO, max_size: int | None, expected: int | None = None) -> bytes:
+    """At most max_size + 1 bytes: one more than allowed is how a too-large input shows.
+
+    expected: a regular file's size, read in one piece of that size (a file that grew
+    since goes on in small pieces). Each read makes a buffer of the size asked for:
+    1 MiB for a 2 KiB script was most of the cost of reading it.
+    """
+    if max_size is None:
+        return stream.read()
+    chunks = []
+    wanted = max_size + 1
+    piece = 1 << 20 if expected is None else expected + 1
+    while wanted > 0:
+        chunk = stream.read(min(wanted, piece))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        wanted -= len(chunk)
+        if expected is not None:
+            piece = 1 << 16
+    return b"".join(chunks)
+
+
+def ensure_size(size: int, max_size: int | None) -> None:
+    """InputError when an input of size bytes is over the limit (None: no limit)."""
+    if max_size is not None and size > max_size:
+        raise InputError(f"larger than the {format_size(max_size)} limit (raise it with --max-file-size or `max-file-size`)")
+
+
+def read_script(path: Path, max_size: int | None = None) -> Script:
+    """The file's bytes, if it is a text file within the size limit.
+
+    A regular file larger than the limit is refused before it is read; a
+    character device or FIFO named on the command line is read up to the
+    limit (`/dev/zero` ends there).
+    """
+    try:
+        with open(path, "rb", buffering=0) as handle:  # unbuffered: each read goes straight into its bytes
+            status = os.fstat(handle.fileno())
+            regular = stat.S_ISREG(status.st_mode)
+            if regular:
+                ensure_size(status.st_size, max_size)
+            source = read_limited(handle, max_size, status.st_size if regular else None)
+    except IsADirectoryError:
+        raise InputError("is a directory") from None
+    except PermissionError:
+        raise InputError("permission denied") from None
+    except FileNotFoundError:
+        raise InputError("no such file or directory") from None
+    except OSError as error:
+        raise InputError(error.strerror or str(error)) from None
+    ensure_size(len(source), max_size)
+    ensure_text(source)
+    return Script(source, status)
+
+
+def host_kind(settings: Settings, path: Path | None, language_id: str | None = None) -> hosts.HostKind | None:
+    """The kind of a file that holds scripts (a Dockerfile, a workflow), when embedded shell is linted."""
+    return hosts.kind_of(path, language_id) if settings.embedded else None
+
+
+def lint(
+    source: bytes,
+    settings: Settings,
+    path: Path | None,
+    mountinfo: str | None = None,
+    host: hosts.HostKind | None = None,
+    tree: Tree | None = None,
+    only: checker.Only | None = None,
+    variables: Callable[[Node], VariableFacts] | None = None,
+) -> checker.CheckResult:
+    """Lint a script and the scripts inside it (`sh -c '…'`), all in the script's bytes.
+
+    host: the file is no script but holds some (a Dockerfile): lint only the scripts it holds.
+    tree: tree-sitter's parse of source, when the caller has it (a script's only).
+    only: lint only part of a script, and the scripts inside that part (`checker.Only`).
+    variables: how the script's facts find its variable facts (`facts.ScriptFacts`; not the inner scripts').
+    """
+    rules = settings.enabled_rules(path)
+    name = str(path) if path else None
+
+    def check_region(region: Region) -> checker.CheckResult:
+        return checker.check(region.text, [rule() for rule in rules], name, settings, mountinfo, region=region)
+
+    if host is not None:
+        scan = host.scan(source)
+        result = checker.CheckResult(source, Dialect.SH, parse_failures=list(scan.failures), error_count=len(scan.failures))
+        _lint_regions(result, scan.regions, [Coverage(scan.suppressions)], check_region)
+        result.findings = hosts.reported_once(result.findings, scan.regions)
+    else:
+        result = checker.check(
+            source, [rule() for rule in rules], name, settings, mountinfo, tree=tree, only=only, variables=variables
+        )
+        if not settings.embedded:
+            return result
+        _lint_regions(result, result.regions, [Coverage(result.suppressions)], check_region)
+    result.findings.sort(key=lambda finding: (finding.start, finding.code))
+    return result
+
+
+def _lint_regions(
+    host: checker.CheckResult,
+    found: list[Region],
+    suppressed: list[Coverage],
+    check: Callable[[Region], checker.CheckResult],
+    parent: Region | None = None,
+) -> None:
+    """Lint each region found in parent's text (or the script's) and add what it finds to host, mapped back.
+
+    suppressed: the host's directives, then those of each script the regions lie in (in the host's bytes).
+    """
+    for region in found:
+        region = replace(region, depth=1) if parent is None else region.inside(parent)
+        inner = check(region)
+        host.notes.extend(_inner_notes(inner, region, host.source))
+        host.error_count += inner.error_count
+        host.crashes.extend(inner.crashes)
+        if region.reports_parse_failures:
+            host.parse_failures.extend(ParseFailure(*region.outer_span(f.start, f.end)) for f in inner.parse_failures)
+        for finding in inner.findings:
+            mapped = map_finding(finding, region)
+            if not any(coverage.covers(mapped.code, mapped.start) for coverage in suppressed):
+                host.findings.append(mapped)
+        # Directives inside the inner script cover what is nested deeper too.
+        if inner.suppressions and inner.regions:
+            directives = Coverage(Suppression(s.codes, *region.outer_span(s.start, s.end)) for s in inner.suppressions)
+            _lint_regions(host, inner.regions, [*suppressed, directives], check, region)
+        else:
+            _lint_regions(host, inner.regions, suppressed, check, region)
+
+
+def _inner_notes(inner: checker.CheckResult, region: Region, host_source: bytes) -> list[Note]:
+    """What the parse guards did in a region's script, said at the host file's lines."""
+    if inner.guarded is None or not inner.notes:
+        return []
+    index = LineIndex(host_source)
+
+    def host_line(offset: int) -> int:
+        return index.position(region.outer_span(offset, offset)[0]).line + 1
+
+    return [
+        Note(region.outer_span(note.start, note.start)[0], f"in {region.origin}: {note.text}")
+        for note in inner.guarded.notes(host_line)
+    ]
+
+
+def map_finding(finding: Finding, region: Region) -> Finding:
+    """A finding in a region's text, in the host's bytes.
+
+    Its fix goes along where every edit round-trips the host's quoting;
+    otherwise the finding keeps no fix and its message shows the rewrite.
+    """
+    start, end = region.outer_span(finding.start, finding.end)
+    if region.opaque:  # words the rule quoted may be placeholders: show the host's text
+        finding = _shown(finding, region)
+    fix = finding.fix
+    if fix is None:
+        return replace(finding, start=start, end=end)
+    placed = region.place_edits(fix.edits)
+    if not isinstance(placed, str):
+        return replace(finding, start=start, end=end, fix=replace(fix, edits=placed))
+    rewritten = region.shown(_rewritten_lines(region.text, list(fix.edits)))
+    message = f"{finding.message} (in {region.origin}: `{rewritten}`)"
+    advice = f"{fix.title} by hand: {placed}"
+    return replace(finding, start=start, end=end, fix=None, message=message, help=finding.help or advice)
+
+
+def _shown(finding: Finding, region: Region) -> Finding:
+    """The finding's words with the region's placeholders back to the host text they stand for."""
+    fix = finding.fix and replace(finding.fix, title=region.shown(finding.fix.title))
+    help_text = finding.help and region.shown(finding.help)
+    return replace(finding, message=region.shown(finding.message), help=help_text, fix=fix)
+
+
+def _rewritten_lines(text: bytes, edits: list[Edit]) -> str:
+    """The lines of text the edits change, as they read after them (one line, `; ` between)."""
+    before = text.decode("utf-8", "replace").splitlines()
+    after = apply_edits(text, sorted(edits)).decode("utf-8", "replace").splitlines()
+    changed = []
+    for tag, _, _, low, high in difflib.SequenceMatcher(a=before, b=after, autojunk=False).get_opcodes():
+        if tag != "equal":
+            changed.extend(line.strip() for line in after[low:high])
+    return "; ".join(line for line in changed if line)
+
+
+@contextlib.contextmanager
+def _cyclic_collection_paused():
+    """No cyclic garbage collection while one file is linted.
+
+    Linting a file makes many objects that live until it is done (nodes, command
+    models, facts), and Python's collector walks them again at each of its
+    frequent collections: a dense 1 MB script (a finding on every line) took
+    3.1 s, 2.4 s paused and with no cycle left. A lint makes no cycle of its own
+    (tests/test_collection_pause.py):
+    what it leaves goes by reference counting, so pausing costs no memory, and
+    garbage others make in a cycle meanwhile is collected once the file is done.
+    """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
+
+
+@_cyclic_collection_paused()
+def process(
+    source: bytes,
+    display_name: str,
+    settings: Settings,
+    path: Path | None = None,
+    *,
+    fix: bool = False,
+    mountinfo: str | None = None,
+    language_id: str | None = None,
+    tree: Tree | None = None,
+    variables: Callable[[Node], VariableFacts] | None = None,
+) -> FileReport:
+    """Lint source; with fix, apply what the settings allow and lint the result.
+
+    language_id: what an editor calls the document, for a host file without a telling name.
+    tree: tree-sitter's parse of source, when the caller has it (the language server's incremental one).
+    variables: for source's lint, how its facts find its variable facts (`facts.ScriptFacts`: the
+    language server keeps the exact lint's for later provisional lints).
+    """
+    host = host_kind(settings, path, language_id)
+    report = FileReport(display_name=display_name, source=source, host=host.name if host else None)
+    # The fixer's last pass lints the final text already: keep that result.
+    latest: dict[bytes, checker.CheckResult] = {}
+
+    def lint_once(text: bytes) -> checker.CheckResult:
+        if text not in latest:
+            latest.clear()
+            same = text == source  # the caller's tree and variable facts are the original text's
+            latest[text] = lint(
+                text, settings, path, mountinfo, host, tree if same else None, variables=variables if same else None
+            )
+        return latest[text]
+
+    if fix:
+        outcome = fix_source(
+            source,
+            lambda text: lint_once(text).findings,
+            settings.unsafe_fixes,
+            lambda text: lint_once(text).error_count,
+            (lambda before, edits, after: hosts.keeps_host(host, before, edits, after)) if host else accept_all,
+        )
+        if outcome.changed:
+            report.fixed = outcome.applied
+            report.fixed_source = outcome.source
+    result = lint_once(report.final_source)
+    report.findings = result.findings
+    report.parse_failures = result.parse_failures
+    report.crashes = result.crashes
+    report.dialect = result.dialect
+    report.notes = result.notes
+    return report

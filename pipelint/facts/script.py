@@ -1,0 +1,422 @@
+"""Facts about a whole script, each computed once per file on first use (`Context.facts`).
+
+A rule that needs more than the node in front of it asks here: which
+variables hold one literal value (`LOG=/mnt/nfs/b.log`), which filesystems
+the script mounts before a given line, which commands run one after another
+in the same shell. Nothing is computed for a file whose rules never ask.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from tree_sitter import Node, Query
+
+from pipelint.facts import mounts
+from pipelint.shell import syntax
+from pipelint.programs.command import Command
+from pipelint.programs.table import WRAPPERS
+from pipelint.shell.properties import cached_property
+from pipelint.facts.shell_options import BLOCKS, ShellOptions
+from pipelint.facts.static_paths import LiteralVariables, static_path
+
+# Commands that mount a network filesystem of a known type, and those that unmount.
+_MOUNT_HELPERS = {
+    b"mount.nfs": "nfs",
+    b"mount.nfs4": "nfs4",
+    b"mount.cifs": "cifs",
+    b"mount.smb3": "smb3",
+    b"sshfs": "fuse.sshfs",
+}
+_UNMOUNTERS = frozenset({b"umount", b"fusermount", b"fusermount3"})
+# Names whose command may mount or unmount: those, `mount`, and the wrappers that may run them.
+_MOUNT_LEADS = frozenset(_MOUNT_HELPERS) | _UNMOUNTERS | {b"mount"} | frozenset(WRAPPERS)
+
+# (offset after the command, the mount it made, or the mount point it unmounted)
+MountEvent = tuple[int, mounts.Mount | bytes]
+
+
+@dataclass(frozen=True)
+class Step:
+    """A simple command run as a statement of its own in a block (not a pipeline stage)."""
+
+    command: Node
+    statement: Node  # the command with its redirects: what a finding underlines
+
+
+# What the variable facts are made of, captured in one query (syntax.captures).
+# A variable name counts as another use (`for NAME in`, `unset NAME`, `local
+# NAME`) unless it is assigned, expanded, exported or made readonly.
+_VARIABLES_QUERY = """
+(variable_assignment) @assignment
+(command (variable_assignment) @command_prefix)
+(variable_name) @variable
+(variable_assignment name: (variable_name) @not_other)
+(simple_expansion (variable_name) @not_other)
+(expansion (variable_name) @not_other)
+(declaration_command "export" (variable_name) @not_other)
+(declaration_command "readonly" (variable_name) @not_other)
+(word) @word
+"""
+# The statement facts' captures beyond every `command`: the checker's candidates query holds them too.
+STATEMENT_PATTERNS = (
+    "(function_definition) @function\n"
+    "[(while_statement) (for_statement) (c_style_for_statement)] @loop\n"
+    "[" + " ".join(f"({kind})" for kind in sorted(BLOCKS)) + "] @block"
+)
+_STATEMENTS_QUERY = "(command) @command\n" + STATEMENT_PATTERNS
+_EXPANSIONS_QUERY = "[(simple_expansion) (expansion)] @expansion"
+_PIPE_SIGNALS = frozenset({b"PIPE", b"SIGPIPE", b"13"})
+
+
+@functools.cache
+def _query(text: str) -> Query:
+    return Query(syntax.language(), text)
+
+
+@dataclass
+class VariableFacts:
+    """The nodes the variable facts are made of: one query, run only when a rule asks about variables."""
+
+    assignments: dict[bytes, list[Node]] = field(default_factory=dict)
+    command_prefixes: set[int] = field(default_factory=set)  # ids of `LOG=x cmd` assignments: for cmd only
+    other_uses: set[bytes] = field(default_factory=set)  # `for NAME in`, `unset NAME`, `local NAME`
+    words: set[bytes] = field(default_factory=set)  # `read NAME`, `printf -v NAME`, `getopts … NAME`
+
+    @classmethod
+    def of(cls, root: Node) -> VariableFacts:
+        captured = syntax.captures(_query(_VARIABLES_QUERY), root)
+        found = cls()
+        for node in captured.get("assignment", []):
+            name = node.child_by_field_name("name")
+            if name is not None:
+                found.assignments.setdefault(syntax.text(name), []).append(node)
+        found.command_prefixes = {node.id for node in captured.get("command_prefix", [])}
+        not_other = {node.id for node in captured.get("not_other", [])}
+        found.other_uses = {syntax.text(node) for node in captured.get("variable", []) if node.id not in not_other}
+        found.words = {syntax.text(node) for node in captured.get("word", [])}
+        return found
+
+
+class _OnFirstUse(Mapping):
+    """A mapping computed the first time it is read: `static_path` of a literal path never reads it."""
+
+    def __init__(self, compute: Callable[[], dict]):
+        self._compute = compute
+        self._data: dict | None = None
+
+    @property
+    def _values(self) -> dict:
+        if self._data is None:
+            self._data = self._compute()
+        return self._data
+
+    def __getitem__(self, key):
+        return self._values[key]
+
+    def __iter__(self):
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+class ScriptFacts:
+    """Script-wide facts about one parsed file."""
+
+    def __init__(
+        self,
+        root: Node,
+        read: Callable[[Node], Command],
+        errexit: bool = False,
+        pipefail: bool = False,
+        status_handed_on: bool = True,
+        statements: dict[str, list[Node]] | None = None,
+        names: dict[int, bytes | None] | None = None,
+        variables: Callable[[Node], VariableFacts] | None = None,
+    ):
+        self.root = root
+        # How the variable facts of root are found: the query, unless the caller has them (the language
+        # server's provisional lint carries most from the last exact lint: lsp/carried.py).
+        self._variables_of = variables if variables is not None else VariableFacts.of
+        # Each command's program basename by node id, when the checker's query read them.
+        self._names_found = names
+        # Captures of `command`, `function`, `loop` and `block` below root, when the checker's query made them.
+        self._statements_found = statements
+        self._read = read  # the file's cached command reader (`Context.command`)
+        # Whether the status of the script's last command is seen (`regions.Region.status_handed_on`).
+        self.status_handed_on = status_handed_on
+        # Options in force from the first line: a region run by `bash -e -c`, a CI step's `bash -eo pipefail`.
+        self._options_from_start = {name for name, on in (("errexit", errexit), ("pipefail", pipefail)) if on}
+
+    @cached_property
+    def _variables(self) -> VariableFacts:
+        return self._variables_of(self.root)
+
+    @cached_property
+    def _statements(self) -> dict[str, list[Node]]:
+        if self._statements_found is not None:
+            return self._statements_found
+        return syntax.captures(_query(_STATEMENTS_QUERY), self.root)
+
+    @property
+    def _commands(self) -> list[Node]:
+        return self._statements.get("command", [])
+
+    def _program(self, command: Node) -> bytes | None:
+        """The command's program basename (`syntax.command_name`), as the checker's query read it if it did."""
+        names = self._names_found
+        if names is not None and command.id in names:
+            return names[command.id]
+        return syntax.basename(syntax.command_name(command))
+
+    @property
+    def literal_variables(self) -> LiteralVariables:
+        """Variables set once in the script to a literal and never touched otherwise (found on first read).
+
+        A new mapping each time, not kept here: kept, it would hold this object's
+        method and close a cycle that outlives the file's lint with all its facts.
+        """
+        return _OnFirstUse(lambda: self._literal_variables)
+
+    @cached_property
+    def _literal_variables(self) -> dict[bytes, tuple[int, bytes]]:
+        found = self._variables
+        known: dict[bytes, tuple[int, bytes]] = {}
+        for name, nodes in found.assignments.items():
+            if len(nodes) != 1 or name in found.other_uses or name in found.words:
+                continue
+            node = nodes[0]
+            value = node.child_by_field_name("value")
+            if any(child.type == "+=" for child in node.children):
+                continue
+            if node.id in found.command_prefixes:
+                continue  # `LOG=x cmd` sets it for cmd only
+            literal = b"" if value is None else syntax.literal_value(value)
+            if literal is not None:
+                known[name] = (node.end_byte, literal)
+        return known
+
+    @cached_property
+    def aliases(self) -> frozenset[bytes]:
+        """Names the script defines with `alias NAME=…` (dash expands aliases in scripts; bash with expand_aliases)."""
+        names: set[bytes] = set()
+        if b"alias" not in self.root.text:
+            return frozenset()  # most scripts: no command to look at
+        for node in self._commands:
+            if self._program(node) != b"alias":
+                continue
+            for argument in syntax.arguments(node):
+                name, equals, _ = syntax.text(argument).lstrip(b"\"'").partition(b"=")
+                if equals and name:
+                    names.add(name)
+        return frozenset(names)
+
+    @cached_property
+    def sources_files(self) -> bool:
+        """The script runs `. FILE` or `source FILE`: the sourced file may define any function or alias."""
+        return any(self._program(node) in (b".", b"source") for node in self._commands)
+
+    def redefines(self, name: bytes, functions: frozenset[bytes]) -> bool:
+        """Whether `name` may not be the program of that name: a function or alias of the script, or sourced code."""
+        return name in functions or name in self.aliases or self.sources_files
+
+    def holds_one_word(self, name: bytes, offset: int) -> bool:
+        """`$name` unquoted at offset expands to exactly one word, unchanged: set once, before, to a literal
+        without blanks or glob characters, and the script never sets IFS (issue 10: `cat $f | cmd`)."""
+        known = self.literal_variables.get(name)
+        if known is None or b"IFS" in self._variables.assignments or b"IFS" in self._variables.other_uses:
+            return False
+        assigned_at, value = known
+        return assigned_at <= offset and bool(value) and not any(ch in value for ch in b" \t\n*?[")
+
+    def may_hold_dash_word(self, word: Node) -> bool:
+        """A variable expanded in word is assigned a value that may begin with `-` (`f=${1:--}`, `x=-n`).
+
+        To `cat` such a word is standard input or an option, not a file (issue 13, class 13).
+        """
+        # Expansions, then their names: asking a name for its parent walks down from the
+        # root, across every statement of a flat script (quadratic on 5,000 lines).
+        expansions = (node for node in syntax.walk(word) if node.type in ("simple_expansion", "expansion"))
+        names = (child for node in expansions for child in node.children if child.type == "variable_name")
+        return any(syntax.text(name) in self._dash_variables for name in names)
+
+    @cached_property
+    def _dash_variables(self) -> frozenset[bytes]:
+        """The variables some assignment may give a value beginning with `-`: one look at each assignment."""
+        found = set()
+        for name, assignments in self._variables.assignments.items():
+            for assignment in assignments:
+                value = assignment.child_by_field_name("value")
+                text = b"" if value is None else syntax.text(value)
+                if text.lstrip(b"\"'").startswith(b"-") or b"--}" in text:
+                    found.add(name)
+                    break
+        return frozenset(found)
+
+    @cached_property
+    def ignores_sigpipe(self) -> bool:
+        """Some `trap '' PIPE` (SIGPIPE, 13), or a trap whose action is not known, for that signal.
+
+        A writer whose reader stops then gets an error instead of dying quietly,
+        and says so: `cat: write error: Broken pipe`.
+        """
+        text = self.root.text
+        if b"trap" not in text or (b"PIPE" not in text and b"13" not in text):
+            return False  # most scripts: no command read
+        for node in self._commands:
+            if self._program(node) != b"trap":
+                continue
+            words = [syntax.literal_value(word) for word in syntax.arguments(node)]
+            if words[:1] == [b"--"]:
+                words = words[1:]
+            if len(words) > 1 and words[0] in (b"", None) and any(word in _PIPE_SIGNALS for word in words[1:]):
+                return True
+        return False
+
+    @cached_property
+    def reads_pipestatus(self) -> bool:
+        """Some expansion reads `PIPESTATUS`: the status of every stage may be seen."""
+        if b"PIPESTATUS" not in self.root.text:
+            return False  # most scripts: no query at all
+        expansions = syntax.captures(_query(_EXPANSIONS_QUERY), self.root).get("expansion", [])
+        return any(b"PIPESTATUS" in syntax.text(node) for node in expansions)
+
+    @cached_property
+    def _shell_options(self) -> ShellOptions:
+        statements = self._statements
+        return ShellOptions(
+            self.root,
+            self._commands,
+            statements.get("function", []),
+            statements.get("loop", []),
+            self._options_from_start,
+            self._program,
+        )
+
+    def option_at(self, name: str, offset: int) -> bool:
+        """Whether `set -o NAME` may be in force at offset (`shell_options`: errs on "in force")."""
+        return self._shell_options.in_force(name, offset)
+
+    def errexit_at(self, offset: int) -> bool:
+        return self.option_at("errexit", offset)
+
+    def pipefail_at(self, offset: int) -> bool:
+        return self.option_at("pipefail", offset)
+
+    @cached_property
+    def mounts_made(self) -> list[MountEvent]:
+        """`mount -t nfs4 srv:/x /mnt/x`, `sshfs h:/ /mnt/h`, `umount /mnt/x` in the script, in order.
+
+        An unmount only takes back what the script mounted (`mount_table`): in a script that
+        mounts nothing, its operands are not read (which would read every variable of the script).
+        """
+        events: list[MountEvent] = []
+        unmounts: list[tuple[Node, Command]] = []
+        for node, model in self._mount_commands:
+            if model.program in _UNMOUNTERS:
+                unmounts.append((node, model))
+                continue
+            mount = self._mount(model)
+            if mount is not None:
+                events.append((node.end_byte, mount))
+        for node, model in unmounts if events else ():
+            for point in model.operands:
+                path = static_path(point, self.literal_variables)
+                if path is not None and path.complete and path.value.startswith(b"/"):
+                    events.append((node.end_byte, path.value))
+        return sorted(events, key=lambda event: event[0])
+
+    @cached_property
+    def mounts_slow_filesystem(self) -> bool:
+        """Whether the script mounts a slow filesystem (NFS, CIFS, sshfs…) anywhere; no mount point is read."""
+        kinds = (_mount_kind(model) for _, model in self._mount_commands)
+        return any(kind is not None and mounts.is_slow_filesystem(*kind) for kind in kinds)
+
+    @cached_property
+    def _mount_commands(self) -> list[tuple[Node, Command]]:
+        """The commands that may mount or unmount, with their models, in order."""
+        # Named first: reading every command's model cost PL102 most of its time.
+        return [(node, self._read(node)) for node in self._commands if self._program(node) in _MOUNT_LEADS]
+
+    def _mount(self, model: Command) -> mounts.Mount | None:
+        """The network mount a `mount`, `mount.nfs4`, `sshfs`… command makes (behind sudo too), or None."""
+        kind = _mount_kind(model)
+        if kind is None:
+            return None
+        point = static_path(model.operands[1], self.literal_variables)
+        if point is None or not point.complete or not point.value.startswith(b"/"):
+            return None
+        return mounts.Mount(point.value, *kind)
+
+    def mount_table(self, system: mounts.MountTable, offset: int) -> mounts.MountTable | mounts.MountTableAt:
+        """The system's table plus what the script mounted (and did not unmount) before offset."""
+        if not self.mounts_made:
+            return system
+        return mounts.MountTableAt(system, self._script_mounts, offset)
+
+    @cached_property
+    def _script_mounts(self) -> mounts.ScriptMounts:
+        return mounts.ScriptMounts(self.mounts_made)
+
+    @cached_property
+    def _sequences(self) -> dict[int, tuple[list[Step], int]]:
+        """For each command that is a step of a block: the block's steps and its index among them."""
+        found: dict[int, tuple[list[Step], int]] = {}
+        for block in self._statements.get("block", []):
+            steps = _steps(block)
+            for index, step in enumerate(steps):
+                found[step.command.id] = (steps, index)
+        return found
+
+    def steps_from(self, command: Node) -> list[Step]:
+        """The step command is and the steps after it in its block, in order; [] when it is no step."""
+        steps, index = self._sequences.get(command.id, ([], 0))
+        return steps[index:]
+
+
+def _steps(block: Node) -> list[Step]:
+    steps: list[Step] = []
+    conditions = {child.id for child in block.children_by_field_name("condition")}
+    for child in block.children:
+        if child.id in conditions or child.type in ("elif_clause", "else_clause"):
+            continue
+        _add_steps(child, child, steps)
+    return steps
+
+
+def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
+    if node.type == "command":
+        steps.append(Step(node, statement))
+    elif node.type == "list":
+        for child in node.named_children:
+            _add_steps(child, child, steps)
+    elif node.type == "redirected_statement":
+        body = node.child_by_field_name("body")
+        if body is not None and body.type == "command":
+            steps.append(Step(body, node))
+        elif body is not None and body.type == "list":
+            # tree-sitter hangs the last command's redirects on the whole list:
+            # `a > f && b < f` is `(a > f && b) < f`.
+            _add_steps(body, body, steps)
+
+
+def _mount_kind(model: Command) -> tuple[str, str] | None:
+    """(filesystem type, source) of what a `mount`, `mount.nfs4`, `sshfs`… command mounts, when known."""
+    if model.program != b"mount" and model.program not in _MOUNT_HELPERS:
+        return None
+    fstype = _MOUNT_HELPERS.get(model.program)  # type: ignore[arg-type]
+    types = model.option("-t") or model.option("--types")
+    if types is not None:
+        fstype = None if types.value is None else types.value.decode("utf-8", "replace")
+    if len(model.operands) != 2:
+        return None
+    source = syntax.literal_value(model.operands[0])
+    source_text = "" if source is None else source.decode("utf-8", "replace")
+    if fstype is None:  # `mount srv:/export /mnt/x` is NFS, `mount //srv/share /mnt/x` is CIFS
+        fstype = "cifs" if source_text.startswith("//") else "nfs" if ":" in source_text else None
+    if fstype is None:
+        return None
+    return fstype.split(",")[0], source_text

@@ -1,0 +1,144 @@
+"""Compressors and decompressors on a command line: which format, which level, where the output goes.
+
+Shared by PL301 (serialized-transfer), PL302 (slow-compression-in-transfer)
+and PL303 (double-compression).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tree_sitter import Node
+
+from pipelint.shell import syntax
+from pipelint.programs.command import Command
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    suffix: str
+    default_level: int
+    decompress: str  # how to decompress a stream to stdout: `gunzip -c`
+
+
+FORMATS = {
+    "gzip": Format("gzip", ".gz", 6, "gunzip -c"),
+    "bzip2": Format("bzip2", ".bz2", 9, "bunzip2 -c"),
+    "xz": Format("xz", ".xz", 6, "unxz -c"),
+    "zstd": Format("zstd", ".zst", 3, "zstd -dc"),
+    "lz4": Format("lz4", ".lz4", 1, "lz4 -dc"),
+}
+
+# Compressor commands and their format.
+COMPRESSORS = {
+    "gzip": "gzip", "pigz": "gzip", "bzip2": "bzip2", "pbzip2": "bzip2", "lbzip2": "bzip2",
+    "xz": "xz", "pixz": "xz", "zstd": "zstd", "pzstd": "zstd", "zstdmt": "zstd", "lz4": "lz4",
+}  # fmt: skip
+
+# Commands that only decompress, and the format they read.
+DECOMPRESSORS = {
+    "gunzip": "gzip", "zcat": "gzip", "unpigz": "gzip", "bunzip2": "bzip2", "bzcat": "bzip2",
+    "unxz": "xz", "xzcat": "xz", "unzstd": "zstd", "zstdcat": "zstd", "unlz4": "lz4", "lz4cat": "lz4",
+}  # fmt: skip
+
+# File name endings of data that is already compressed.
+COMPRESSED_SUFFIXES = (
+    ".gz", ".tgz", ".bz2", ".tbz", ".tbz2", ".xz", ".txz", ".zst", ".tzst", ".lz4", ".lz", ".lzma", ".lzo",
+    ".z", ".zip", ".7z", ".rar", ".br",
+)  # fmt: skip
+
+# Options that make a compressor decompress, test or list instead (the short
+# ones as `command.Option` names: `-dc` is `-d` and `-c`).
+DECOMPRESS_OPTIONS = ("-d", "-t", "-l", "--decompress", "--uncompress", "--test", "--list")
+_STDOUT_OPTIONS = ("-c", "--stdout", "--to-stdout")
+_NAMED_LEVELS = {"--fast": 1, "--best": 9}
+TARS = frozenset({b"tar", b"gtar", b"bsdtar"})
+
+
+@dataclass
+class Compression:
+    """A command that compresses: what it reads, where it writes, at which level."""
+
+    command: Command
+    tool: str
+    format: Format
+    level: int | None = None  # explicit level, None for the default
+    level_node: Node | None = None  # the word holding the level, when it holds nothing else
+    to_stdout: bool = False
+    files: list[Node] = field(default_factory=list)
+    output: Node | None = None  # `zstd -o FILE`, `lz4 SRC DST`
+
+    @property
+    def effective_level(self) -> int:
+        return self.format.default_level if self.level is None else self.level
+
+
+def parse(command: Command) -> Compression | None:
+    """The command as a compressor, or None (a decompressor, a computed option, not a compressor)."""
+    tool = None if command.program is None else command.program.decode("utf-8", "replace")
+    if tool not in COMPRESSORS or command.wrappers or not command.exact:
+        return None
+    if command.assignments:
+        return None  # `GZIP=-9 gzip` sets the level from the environment
+    if command.has(*DECOMPRESS_OPTIONS):
+        return None
+    found = Compression(command, tool, FORMATS[COMPRESSORS[tool]], files=list(command.operands))
+    _read_options(found, command)
+    if not found.files or all(syntax.literal_value(f) == b"-" for f in found.files):
+        found.to_stdout = found.output is None
+    if tool == "lz4" and len(found.files) == 2 and not found.to_stdout:
+        found.output = found.files.pop()
+    return found
+
+
+def _read_options(found: Compression, command: Command) -> None:
+    """Level, stdout and output file from the options; the last level given wins."""
+    for option in command.options:
+        name = option.name
+        if name in _STDOUT_OPTIONS:
+            found.to_stdout = True
+        elif name in _NAMED_LEVELS or name[1:].isdigit():
+            found.level = _NAMED_LEVELS.get(name) or int(name[1:])
+            found.level_node = option.node if option.is_whole_word else None
+        elif name in ("-o", "--output") and option.value_node is not None:
+            found.output = option.value_node
+
+
+def decompression_format(command: Command) -> str | None:
+    """The format command decompresses (`gunzip`, `zstd -d`), or None."""
+    name = None if command.program is None else command.program.decode("utf-8", "replace")
+    if name in DECOMPRESSORS:
+        return DECOMPRESSORS[name]
+    if name in COMPRESSORS and command.has("-d", "--decompress", "--uncompress", "--test", "--list"):
+        return COMPRESSORS[name]
+    return None
+
+
+# tar options that name its built-in compressor; and those that compress some
+# other way, or do anything but create an archive.
+_TAR_COMPRESSION = frozenset({"-z", "-j", "-J", "--gzip", "--gunzip", "--bzip2", "--xz", "--lzma"})
+_TAR_OTHER_COMPRESSION = ("-I", "-a", "-Z", "--use-compress-program", "--zstd", "--lzop", "--lzip", "--auto-compress")
+_TAR_NOT_CREATING = ("-x", "-t", "-d", "-u", "-r", "-A")
+
+
+def tar_compression(command: Command) -> tuple[str, Node | None] | None:
+    """For `tar` creating an archive on stdout with a built-in compressor: (option, its node).
+
+    `tar czf - dir` → ("z", node), `tar --xz -cf - d` → ("--xz", node). None when tar
+    extracts, writes a file, or compresses through -I/--use-compress-program.
+    """
+    if command.program not in TARS or command.wrappers or not command.exact:
+        return None
+    if command.has(*_TAR_OTHER_COMPRESSION) or command.has(*_TAR_NOT_CREATING):
+        return None
+    if not command.has("-c", "--create"):
+        return None
+    archives = [option for option in command.options if option.name in ("-f", "--file")]
+    if archives and archives[-1].value != b"-":
+        return None  # GNU tar writes to stdout when -f is not given
+    chosen = [option for option in command.options if option.name in _TAR_COMPRESSION]
+    if not chosen:
+        return None
+    last = chosen[-1]
+    return last.name.lstrip("-") if len(last.name) == 2 else last.name, last.node

@@ -1,0 +1,40 @@
+"""Who reads a stage's standard input: one command, or several that split it between them.
+
+`( head -n 1; wc -l )` and `{ read -r first; cat; }` share what arrives: each
+reads what is there when it asks. A `cat` moved into a redirect (PL001) or a
+pass-through stage removed (PL003, PL101) changes where the pieces fall.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from pipelint.shell import syntax
+
+# Builtins that never read standard input: a loop body of them and one `read` is one reader.
+_NOT_READERS = frozenset(
+    name.encode()
+    for name in {
+        "echo", "printf", "test", "[", ":", "true", "false", "let", "local", "export", "declare", "typeset",
+        "shift", "break", "continue", "return", "exit", "set", "unset", "cd", "pwd", "readonly",
+    }
+)  # fmt: skip
+
+
+def several_readers(command: Node) -> bool:
+    """A compound consumer in which more than one command may read the input (`(head -n 1; wc -l)`)."""
+    if command.type == "command":
+        return False
+    readers = 0
+    for node in syntax.walk(command):
+        if node.type == "command" and syntax.command_name(node) not in _NOT_READERS and not _own_stdin(node):
+            readers += 1
+    return readers > 1
+
+
+def _own_stdin(command: Node) -> bool:
+    """The command reads its stdin from its own `<`, here-document or here-string."""
+    parent = command.parent
+    return parent is not None and parent.type == "redirected_statement" and any(
+        syntax.redirects_stdin(r) for r in parent.children_by_field_name("redirect")
+    )

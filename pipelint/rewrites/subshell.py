@@ -1,0 +1,140 @@
+"""When shrinking a pipeline moves a stage out of its subshell.
+
+Every stage of a pipeline runs in a subshell (bash without `lastpipe`, dash).
+A fix that leaves a single command behind runs it in the current shell
+instead: a loop's variables then survive it, `read` sets a variable, `exit`
+ends the script, `break` leaves the loop around it (issue 13, class 3).
+Such a fix is unsafe, and the message says what would change.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from pipelint.shell import syntax
+from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.rule import Context
+
+# Builtins that act on the loop, function or shell they run in; in a pipeline
+# stage they act on a subshell that ends at once.
+_CONTROL_BUILTINS = frozenset({b"break", b"continue", b"exit", b"return", b"suspend", b"logout", b"exec"})
+STATEFUL_BUILTINS = syntax.STATE_CHANGING_BUILTINS | _CONTROL_BUILTINS
+# Words before a builtin that still run it in the shell: `command cd`, `builtin read`.
+_BUILTIN_RUNNERS = frozenset({b"command", b"builtin"})
+
+
+def _plain_name(word: Node) -> bytes:
+    """A command word as the shell looks it up: `\\exit` and `'exit'` are `exit`."""
+    value = syntax.literal_value(word)
+    if value is not None:
+        return value
+    return syntax.text(word).replace(b"\\", b"").replace(b"'", b"").replace(b'"', b"")
+
+
+# In `$(( … ))`: `n++`, `--n`, `n = 1`, `n += 2` (not `==`, `!=`, `<=`, `>=`).
+_ARITHMETIC_ASSIGNMENT = re.compile(rb"\+\+|--|(?<![=!<>])=(?!=)")
+
+
+def _assigns_while_expanding(node: Node) -> bool:
+    """`${v:=x}`, `${v=x}`, `$((n++))`, `$((n = 1))` below node: words that assign while they expand.
+
+    Their command substitutions run in subshells of their own and are not looked into.
+    """
+    for found in syntax.walk(node):
+        if found.type == "expansion" and b"=" in syntax.text(found):
+            return True
+        if found.type == "arithmetic_expansion" and _ARITHMETIC_ASSIGNMENT.search(syntax.text(found)):
+            return True
+    return False
+
+
+def escape_reason(pipeline: Pipeline, remaining: Stage, context: Context) -> str | None:
+    """What would escape into the current shell if the other stages went, or None when nothing can."""
+    if len(pipeline.stages) > 2:
+        return None
+    command = remaining.command
+    if command.type == "subshell":
+        return None
+    if command.type == "test_command":
+        return "`[[ … ]]` would assign its variable in the current shell" if _assigns_while_expanding(command) else None
+    if command.type != "command":
+        return f"{_compound_label(command)} would run in the current shell: what it sets, and `break`/`exit` in it, would act there"
+    if any(_assigns_while_expanding(node) for node in (command, *remaining.all_redirects)):
+        return "`${v:=…}` or `$((…=…))` in its words would assign the variable in the current shell"
+    return _simple_command_reason(command, context)
+
+
+def expansion_may_fail(stage: Stage, context: Context, moved: bytes = b"") -> bool:
+    """The words of stage, its redirects and here-documents (and `moved`, what the fix gives it) may fail to expand.
+
+    `set -u` in force with any `$` in them, or a `${x:?}`. In a stage of a
+    pipeline the failure ends that subshell; in the current shell it ends the
+    script (a non-interactive shell exits on it), and wherever it happens the
+    command's redirects are not made (`sort "$x" | cat > out` creates out,
+    `sort "$x" > out` does not).
+    """
+    text = b"".join([syntax.text(stage.command), *(syntax.text(r) for r in stage.all_redirects), moved])
+    if b"$" not in text and b"`" not in text:
+        return False
+    return b"?" in text or context.facts.option_at("nounset", stage.start)
+
+
+def expansion_escape_reason(pipeline: Pipeline, remaining: Stage, context: Context, moved: bytes = b"") -> str | None:
+    """When the fix leaves remaining alone in the current shell and its words may fail to expand: why that is unsafe."""
+    if len(pipeline.stages) > 2 or not expansion_may_fail(remaining, context, moved):
+        return None
+    return "a word that fails to expand (`set -u`, `${x:?}`) would end the script instead of one stage of the pipeline"
+
+
+# POSIX special builtins: a redirect that fails on one ends a non-interactive POSIX shell
+# (dash, `bash --posix`), where it fails only the command elsewhere.
+_SPECIAL_BUILTINS = frozenset(
+    name.encode()
+    for name in (":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset")
+)
+
+
+def failed_redirect_escape_reason(pipeline: Pipeline, remaining: Stage) -> str | None:
+    """When the fix leaves a special builtin alone in the current shell with a redirect that may fail."""
+    if len(pipeline.stages) > 2 or remaining.command.type != "command":
+        return None
+    word = remaining.command.child_by_field_name("name")
+    if word is None or _plain_name(word) not in _SPECIAL_BUILTINS:
+        return None
+    return f"`{_plain_name(word).decode('utf-8', 'replace')}` is a special builtin: a missing file in its redirect would end a POSIX shell"
+
+
+def _compound_label(command: Node) -> str:
+    return {
+        "while_statement": "the while loop",
+        "for_statement": "the for loop",
+        "compound_statement": "the block",
+        "if_statement": "the if statement",
+        "case_statement": "the case statement",
+    }.get(command.type, "the compound command")
+
+
+def _simple_command_reason(command: Node, context: Context) -> str | None:
+    name_node = command.child_by_field_name("name")
+    words = [] if name_node is None else [name_node, *syntax.arguments(command)]
+    for index, word in enumerate(words):
+        if b"$" in syntax.text(word) or b"`" in syntax.text(word):
+            return "a computed command name could name a builtin or a function"
+        name = _plain_name(word)
+        if index > 0 and name.startswith(b"-"):
+            continue  # `command -p read`
+        label = name.decode("utf-8", "replace")
+        if name in STATEFUL_BUILTINS:
+            return f"`{label}` would run in the current shell and act on it"
+        if context.redefines(name):
+            return f"`{label}` may be a function of the script, which would run in the current shell"
+        if name not in _BUILTIN_RUNNERS:
+            return None
+    return None if words else "a computed command name could name a builtin or a function"
+
+
+def leaves_subshell(pipeline: Pipeline, remaining: Stage, context: Context) -> bool:
+    """True if removing the other stages would run `remaining` in the current shell, where it can change it."""
+    return escape_reason(pipeline, remaining, context) is not None

@@ -1,0 +1,172 @@
+"""Which shell a script is written for, so fixes never add what it cannot run.
+
+The one table of shells: what dialect each is, and whether `pipelint check DIR`
+and the editors pick its scripts. Discovery (`discovery.py`) and the language
+server (`lsp/documents.py`) read it from here.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from tree_sitter import Node
+
+from pipelint.shell import syntax
+from pipelint.finding import Edit
+from pipelint.engine.fixer import apply_edits
+
+
+class Dialect(Enum):
+    BASH = "bash"
+    SH = "sh"  # POSIX sh, dash, busybox ash
+    KSH = "ksh"
+
+    @property
+    def has_herestrings(self) -> bool:
+        return self is not Dialect.SH
+
+    @property
+    def pipe_ampersand_is_stderr_pipe(self) -> bool:
+        """`|&` pipes stderr too in bash; in ksh it starts a co-process."""
+        return self is Dialect.BASH
+
+
+@dataclass(frozen=True)
+class Shell:
+    dialect: Dialect
+    discovered: bool = True  # `pipelint check DIR` and editors pick scripts for it
+
+
+# Every shell pipelint knows, by the name a shebang or a `shell=` directive gives.
+SHELLS = {
+    "sh": Shell(Dialect.SH),
+    "dash": Shell(Dialect.SH),
+    "ash": Shell(Dialect.SH),
+    "busybox": Shell(Dialect.SH),  # ShellCheck's `shell=busybox`; `#!/bin/busybox sh` is read as sh
+    "posix": Shell(Dialect.SH),  # a `shell=posix` directive
+    "bash": Shell(Dialect.BASH),
+    "ksh": Shell(Dialect.KSH),
+    "mksh": Shell(Dialect.KSH),
+    "ksh93": Shell(Dialect.KSH),
+    # ShellCheck does not lint zsh and tree-sitter-bash does not parse its own
+    # syntax, so folder walks and editors leave zsh scripts alone. A zsh script
+    # named explicitly (pre-commit's `types: [shell]` passes *.zsh) is still
+    # linted; fixes may then use what zsh shares with bash: here-strings, `|&`.
+    "zsh": Shell(Dialect.BASH, discovered=False),
+}
+EXTENSIONS = {".sh": Dialect.SH, ".bash": Dialect.BASH, ".ksh": Dialect.KSH, ".dash": Dialect.SH}
+
+# Interpreters whose scripts are discovered, and the languageId values editors
+# send for them: VS Code "shellscript", Neovim/Emacs the filetype ("sh", "bash"), Helix "bash".
+DISCOVERED_SHELLS = frozenset(name for name, shell in SHELLS.items() if shell.discovered)
+LANGUAGE_IDS = frozenset({"shellscript"}) | DISCOVERED_SHELLS
+
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(?:shellcheck|pipelint:?)[ \t]+shell=([A-Za-z0-9_]+)", re.MULTILINE)
+_SHEBANG = re.compile(rb"^#![ \t]*(\S+)(?:[ \t]+(\S+))?")
+
+
+def shebang_shell(source: bytes) -> str | None:
+    """The shell named by a `#!` line, looking through `/usr/bin/env [-S]` and `busybox`."""
+    match = _SHEBANG.match(source)
+    if not match:
+        return None
+    program = syntax.basename(match.group(1))
+    if program == b"env":
+        rest = source[match.start(2) if match.group(2) else match.end() :].split(b"\n", 1)[0].split()
+        words = [w for w in rest if not w.startswith(b"-") and b"=" not in w]
+        if not words:
+            return None
+        program = syntax.basename(words[0])
+    elif program == b"busybox" and match.group(2):
+        program = syntax.basename(match.group(2))  # `#!/bin/busybox sh`: the applet is the shell
+    return program.decode("ascii", "replace")  # type: ignore[union-attr]
+
+
+def shebang_dialect(source: bytes) -> Dialect | None:
+    shell = SHELLS.get(shebang_shell(source) or "")
+    return None if shell is None else shell.dialect
+
+
+def detect(source: bytes, path: str | None) -> Dialect:
+    """Directive, then shebang, then extension; POSIX sh when nothing says more.
+
+    Defaulting to sh is the cautious choice: a fix that is valid sh is valid bash.
+    """
+    head = source[:4096]
+    directive = _DIRECTIVE.search(head)
+    if directive:
+        shell = SHELLS.get(directive.group(1).decode("ascii").lower())
+        if shell is not None:
+            return shell.dialect
+    from_shebang = shebang_dialect(source)
+    if from_shebang is not None:
+        return from_shebang
+    if path:
+        for extension, dialect in EXTENSIONS.items():
+            if path.endswith(extension):
+                return dialect
+    return Dialect.SH
+
+
+# Text that may start a bashism; a fix whose new text holds none adds none.
+BASHISM_TEXT = (b"<<<", b"|&", b"&>", b"[[", b"<(", b">(", b"$'")
+# What POSIX sh cannot run, as tree-sitter-bash parses it (anonymous tokens by their text).
+_BASHISM_NODES = frozenset({"herestring_redirect", "process_substitution", "ansi_c_string", "|&", "&>", "&>>", "[["})
+
+
+def bashism_starts(root: Node) -> list[int]:
+    """Where each piece of bash-only syntax below root begins."""
+    return [node.start_byte for node in syntax.walk(root) if node.type in _BASHISM_NODES]
+
+
+@functools.lru_cache(maxsize=8)
+def _bashisms_in(source: bytes) -> tuple[int, ...]:
+    return tuple(bashism_starts(syntax.parse(source).root_node))
+
+
+def _written_spans(edits: Sequence[Edit]) -> list[tuple[int, int]]:
+    """Where each edit's new text lies in the edited source."""
+    spans, shift = [], 0
+    for edit in sorted(edits):
+        start = edit.start + shift
+        spans.append((start, start + len(edit.content)))
+        shift += len(edit.content) - (edit.end - edit.start)
+    return spans
+
+
+def adds_bashism(source: bytes, edits: Sequence[Edit]) -> bool:
+    """Whether applying edits writes bash-only syntax into the script.
+
+    Judged on the parse of the fixed text, not on bytes: `cat "a[[b" | wc` →
+    `wc < "a[[b"` writes a quoted `[[`, which sh runs fine. Bash syntax counts
+    as written when it begins inside an edit's new text (moving a here-string
+    writes it again) or when the fixed text simply has more of it. The
+    substring test only spares the parse for the (usual) fixes that could not.
+    """
+    if not any(token in edit.content for edit in edits for token in BASHISM_TEXT):
+        return False
+    after = _bashisms_in(apply_edits(source, list(edits)))
+    if len(after) > len(_bashisms_in(source)):
+        return True
+    return any(start <= at < end for at in after for start, end in _written_spans(edits))
+
+
+def is_shell_script(path: Path) -> bool:
+    """By extension, or by a sh/bash/dash/ksh shebang (directly, or through env or busybox).
+
+    What `pipelint check DIR` picks (discovery.py), and how PL103 tells which
+    files next to a script are scripts too.
+    """
+    if path.name.endswith(tuple(EXTENSIONS)):
+        return True
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(256)
+    except OSError:
+        return False
+    return shebang_shell(head) in DISCOVERED_SHELLS

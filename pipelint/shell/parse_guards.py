@@ -1,0 +1,685 @@
+"""Guards against tree-sitter-bash parses that are wrong without saying so.
+
+tree-sitter-bash 0.25 sometimes joins several lines into one statement and
+reports no ERROR node (`has_error` is False):
+
+- #316: `[ 1 -eq 0 ]`, a line with a `>` redirect, another `[ … ]` become one
+  `test_command` holding everything in between;
+- #347: after a pipeline of three stages, a line that goes on with `&&`/`||`
+  loses its first command into the last stage's arguments;
+- #228: `a=1 b=2` then a newline and a command parse as `a=1 b=2 command`;
+- and any other newline found where bash ends a statement (below).
+
+It also ends here-documents early (`heredocs.py`), so that the rest of a body
+parses as commands.
+
+`guard(source)` finds both and parses a repaired copy of the source, of the
+same length, so every offset stays valid:
+
+- a newline that ends a statement for bash but sits inside a line-bound node
+  (between two children of a simple command, a redirect, a single-bracket
+  test, or of a pipeline or list where no `|`/`&&`/`||` precedes it) is
+  a *swallowed boundary*; the copy gets a `;` there (on the first blank
+  after the last word, or on the newline itself), which ends the statement
+  for tree-sitter as the newline does for bash;
+- a line tree-sitter took for the end of a here-document that bash does not
+  end there gets its first byte changed, a body line tree-sitter read as
+  part of the operator's line loses its leading backslash, and a delimiter
+  tree-sitter cannot read is rewritten, on the operator and on its line, to
+  letters of the same length.
+
+The copy is parsed again until nothing more is found (a few rounds). What the
+rounds could not repair is untrusted: no finding there, no fix touches it.
+Fixes inside repaired pieces are allowed: bash reads the piece as the repaired
+copy shows it (`;` and a newline end a statement alike), the edit touches no
+repaired byte, and the fixer lints its result again through this guard.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Callable, Iterator
+from dataclasses import astuple, dataclass, field
+from typing import NamedTuple
+
+from tree_sitter import Node, Tree
+
+from pipelint.shell import heredocs, syntax
+from pipelint.shell.dialect import Dialect
+from pipelint.shell.heredocs import HereDocument, HereDocuments
+from pipelint.shell.positions import Encoding, LineIndex
+
+# Repair, parse again, look again: each round repairs every boundary it sees,
+# and what a repair reveals is usually repaired by the next. Three were enough
+# for every file of the corpus run (tests/benchmarks/count_swallowed.py).
+MAX_ROUNDS = 6
+
+# Nodes that never hold an unescaped newline between two children (bash ends
+# the statement there). A single-bracket test is one too, and the expressions
+# inside it; `[[ … ]]`, `(( … ))`, strings and substitutions may span lines.
+_LINE_BOUND = frozenset(
+    {
+        "command", "file_redirect", "herestring_redirect", "variable_assignment",
+        "variable_assignments", "declaration_command", "unset_command", "redirected_statement",
+    }
+)
+# Nodes that may go on after a newline only right after one of these tokens.
+_CONTINUED_AFTER = {"pipeline": frozenset({"|", "|&"}), "list": frozenset({"&&", "||"})}
+_TEST_EXPRESSIONS = frozenset({"binary_expression", "unary_expression", "parenthesized_expression", "negated_command"})
+# The children of these are statements: a swallowed stretch ends at one of them.
+_STATEMENT_PARENTS = frozenset(
+    {
+        "program", "compound_statement", "subshell", "do_group", "if_statement", "elif_clause",
+        "else_clause", "case_item", "while_statement", "command_substitution", "process_substitution",
+        "function_definition", "ERROR",
+    }
+)
+# After these a newline is not a place for `;` (`then;` is a syntax error); such a boundary waits for the next round.
+_NO_SEMICOLON_AFTER = frozenset(
+    {b"then", b"do", b"else", b"elif", b"if", b"while", b"until", b"in", b"{", b"(", b"!", b"|", b"&", b";", b"&&", b"||"}
+)
+
+# Which upstream bug a swallowed boundary is, for the note (tree-sitter-bash issue numbers).
+ISSUE_TEST = "#316"
+ISSUE_ASSIGNMENTS = "#228"
+ISSUE_PIPELINE = "#347"
+
+
+@dataclass(frozen=True)
+class Swallowed:
+    """A newline that ends a statement for bash, inside one tree-sitter node."""
+
+    newline: int
+    node: Node  # the line-bound node whose children it separates
+    last_token: Node  # the last child before it that is not a comment
+    statement: Node  # the statement tree-sitter made of several
+    issue: str | None
+
+
+@dataclass
+class JoinedStretch:
+    """A statement tree-sitter-bash made of several lines, and how it was split."""
+
+    start: int
+    end: int
+    issue: str | None
+    boundaries: list[int] = field(default_factory=list)  # newlines that end statements inside it
+    unchecked: list[tuple[int, int]] = field(default_factory=list)  # pieces that still did not parse
+
+    def pieces(self) -> list[tuple[int, int]]:
+        cuts = [self.start, *sorted(self.boundaries), self.end]
+        return [(a, b) for a, b in zip(cuts, cuts[1:]) if a < b]
+
+
+@dataclass(frozen=True)
+class HereDocumentMisread:
+    """A here-document tree-sitter-bash ended (or started) elsewhere than bash."""
+
+    operator: int
+    delimiter_line: int  # where bash's delimiter line starts (the end of the file if none)
+    end: int  # the end of what the final parse may still misread
+    repaired: bool  # the final parse reads it as bash does
+
+
+@dataclass(frozen=True)
+class Note:
+    """What the guards did, said once per file (`pipelint: note: FILE:L:C: text`)."""
+
+    start: int
+    text: str
+
+
+@dataclass
+class GuardedParse:
+    """The parse the rules walk, and what the checker must not trust in it."""
+
+    source: bytes
+    text: bytes  # what was parsed: the source with the repairs (same length)
+    tree: Tree
+    documents: HereDocuments
+    joined: list[JoinedStretch]
+    misread: list[HereDocumentMisread]
+    repaired: list[int]  # offsets whose byte the repair changed: no fix may touch them
+    rounds: int = 0  # parses after the first
+    # Where no finding is reported: what could not be repaired (here-document data is asked of `documents`).
+    untrusted: list[tuple[int, int]] = field(init=False, default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._refresh()
+
+    def _refresh(self) -> None:
+        # Asked for every command and finding the checker sees: indexed once, each question a bisection
+        # (a scan per question was quadratic on a large script with many here-documents).
+        self.untrusted = [r for stretch in self.joined for r in stretch.unchecked]
+        self.untrusted += [(m.operator, m.end) for m in self.misread if not m.repaired]
+        self._untrusted = _Ranges(self.untrusted)
+        self._repaired = sorted(self.repaired)
+
+    @property
+    def unchecked(self) -> list[tuple[int, int]]:
+        """Code that was not linted because its parse could not be repaired (reported like a parse failure)."""
+        return self.untrusted
+
+    def trusts(self, start: int, end: int) -> bool:
+        """A finding at [start, end) is read from code the final parse reads as bash does.
+
+        Not in what could not be repaired, and not in here-document data; a
+        command substitution in an unquoted body is code (bash runs it), and
+        tree-sitter parses it as such once the body's ends are right.
+        """
+        if self._untrusted.overlaps(start, end) or self._untrusted.starts_at(start):
+            return False
+        # A finding on `cat <<EOF | grep x` may span the body it feeds; one
+        # that starts in a body is about data.
+        if self.documents.containing(start) is not None:
+            return _inside_substitution_in_body(self.tree.root_node, start, end)
+        return True
+
+    def distrust_swallowed(self, root: Node) -> None:
+        """Statements of a re-parse (the checker's salvage of ERROR nodes) that tree-sitter joined: not trusted.
+
+        Not repaired: they sit in a file that already did not parse, and are
+        reported with it.
+        """
+        for swallowed in swallowed_boundaries(self.text, root, self.documents):
+            span = (swallowed.statement.start_byte, swallowed.statement.end_byte)
+            self.joined.append(JoinedStretch(*span, swallowed.issue, [swallowed.newline], [span]))
+        self._refresh()
+
+    def allows_edit(self, start: int, end: int) -> bool:
+        """An edit of [start, end) keeps off here-document bodies and repaired bytes."""
+        if self.documents.overlapping(start, end):
+            return False
+        # An insertion at a repaired byte lands before it, on the original's side: allowed.
+        first = bisect_left(self._repaired, start)
+        return first == len(self._repaired) or self._repaired[first] >= end
+
+    def notes(self, line: Callable[[int], int] | None = None) -> list[Note]:
+        """What the guards did, in order; line: the 1-based line to name for an offset (the
+        host file's, for a script inside it), by default this text's own."""
+        if not (self.joined or self.misread):
+            return []
+        if line is None:
+            index = LineIndex(self.source)
+
+            def line(offset: int) -> int:
+                return index.position(offset).line + 1
+
+        notes = [Note(stretch.start, _joined_text(stretch, line)) for stretch in self.joined]
+        notes += [Note(m.operator, _misread_text(m, line, len(self.source))) for m in self.misread]
+        return sorted(notes, key=lambda note: note.start)
+
+
+def _after(point: tuple[int, int], byte: int) -> tuple[int, int]:
+    """The point after one byte written at point."""
+    row, column = point
+    return (row + 1, 0) if byte == 0x0A else (row, column + 1)
+
+
+class _Ranges:
+    """Byte ranges [a, b), possibly overlapping, asked whether any overlaps [start, end): a bisection each."""
+
+    def __init__(self, ranges: list[tuple[int, int]]) -> None:
+        ordered = sorted(ranges)
+        self._starts = [a for a, _ in ordered]
+        self._furthest: list[int] = []  # the furthest end among ranges[:i + 1]
+        for _, b in ordered:
+            self._furthest.append(max(b, self._furthest[-1]) if self._furthest else b)
+
+    def overlaps(self, start: int, end: int) -> bool:
+        before_end = bisect_left(self._starts, end)  # the ranges with a < end
+        return before_end > 0 and self._furthest[before_end - 1] > start
+
+    def starts_at(self, offset: int) -> bool:
+        index = bisect_left(self._starts, offset)
+        return index < len(self._starts) and self._starts[index] == offset
+
+
+def _inside_substitution_in_body(root: Node, start: int, end: int) -> bool:
+    node = root.descendant_for_byte_range(start, end)
+    in_substitution = False
+    while node is not None:
+        if node.type in ("command_substitution", "process_substitution"):
+            in_substitution = True
+        elif node.type == "heredoc_body":
+            return in_substitution
+        node = node.parent
+    return False
+
+
+def guard(source: bytes, dialect: Dialect = Dialect.BASH, parsed: Tree | None = None) -> GuardedParse:
+    """Parse source; where tree-sitter-bash misreads it without an ERROR, parse a repaired copy.
+
+    parsed: tree-sitter's parse of source, if the caller has it (the language server's incremental one).
+    """
+    repair = _Repair(source, dialect)
+    # The first parse is not held here while the rounds run: a large script's
+    # rounds, each a whole parse, held three trees at once (a 5 MB script's
+    # check took 2.7x its parse's memory). Where the repair is given up, the
+    # source is parsed again.
+    repaired_tree, documents = repair.run(parsed if parsed is not None else syntax.parse(source))
+    if repair.rounds and len(syntax.error_ranges(repaired_tree.root_node)) > repair.errors_before:
+        # The repaired copy fails where the source did not: keep the source's
+        # parse, and trust none of what tree-sitter misread in it.
+        return repair.give_up(parsed if parsed is not None else syntax.parse(source))
+    return repair.result(repaired_tree, documents)
+
+
+class _Repair:
+    """Rounds of repair: find what tree-sitter misread, change those bytes, parse again."""
+
+    def __init__(self, source: bytes, dialect: Dialect) -> None:
+        self.source = source
+        self.dialect = dialect
+        self.text = bytearray(source)
+        self.joined: list[JoinedStretch] = []
+        self.misread: set[int] = set()  # operators of misread here-documents
+        self.rounds = 0
+        self.touched: set[int] = set()  # offsets some round changed (comparing every byte costs more)
+        self.last_found: tuple[Node, list[Swallowed]] | None = None  # the last round's tree and its boundaries
+        self.errors_before = 0  # ERROR and MISSING nodes in the parse of the source
+
+    def run(self, tree: Tree) -> tuple[Tree, HereDocuments]:
+        """The last parse, and the here-documents as bash reads them with that parse's operators."""
+        self.errors_before = len(syntax.error_ranges(tree.root_node))
+        documents = heredocs.find(self.source, tree.root_node, self.dialect)
+        for _ in range(MAX_ROUNDS):
+            changes = self._changes(tree.root_node, documents)
+            changes = {offset: byte for offset, byte in changes.items() if self.text[offset] != byte}
+            if not changes:
+                break
+            tree = self._reparse(tree, changes)
+            self.rounds += 1
+            documents = heredocs.find(self.source, tree.root_node, self.dialect)
+        return tree, documents
+
+    def _reparse(self, tree: Tree, changes: dict[int, int]) -> Tree:
+        """The text with these bytes changed, parsed again from the last tree (tree-sitter's incremental parse).
+
+        A round changes a few bytes; tree-sitter re-reads only what they
+        touch. In a large script it often saves nothing: after a line like
+        `x="`a | b | c`"` tree-sitter-bash reuses no node to the end of the file
+        (tests/benchmarks/bench_reuse_after_backticks.py). The tree is the one a
+        fresh parse gives (tests/test_parse_guards.py): where an error remains,
+        `syntax.parse` parses afresh. The edits go from the last offset back,
+        so each one's row and column, read in the text before the round, are
+        not moved by the edits after it.
+        """
+        tree = tree.copy()  # the earlier rounds' trees (and nodes) stay as they were read
+        index = LineIndex(bytes(self.text))
+        for offset in sorted(changes, reverse=True):
+            start = astuple(index.position(offset, Encoding.UTF8))
+            tree.edit(offset, offset + 1, offset + 1, start, _after(start, self.text[offset]), _after(start, changes[offset]))
+        for offset, byte in changes.items():
+            self.text[offset] = byte
+        self.touched.update(changes)
+        return syntax.parse(bytes(self.text), tree)
+
+    def _changes(self, root: Node, documents: HereDocuments) -> dict[int, int]:
+        changes: dict[int, int] = {}
+        for document, masks in _heredoc_repairs(self.source, bytes(self.text), root, documents):
+            self.misread.add(document.operator)
+            changes.update(masks)
+        found = swallowed_boundaries(self.source, root, documents)
+        self.last_found = (root, found)
+        for swallowed in found:
+            offset = _semicolon_place(self.source, swallowed)
+            if offset is not None:
+                changes[offset] = 0x3B  # ";"
+        if found:
+            self.joined = _merge(self.joined, found)
+        return changes
+
+    def result(self, tree: Tree, documents: HereDocuments) -> GuardedParse:
+        if self.joined:
+            root = tree.root_node
+            # The last round asked the final tree already (unless the rounds ran out): not walked again.
+            seen, found = self.last_found if self.last_found is not None else (None, None)
+            remaining = found if seen == root else swallowed_boundaries(self.source, root, documents)
+            _mark_unchecked(self.joined, [s.newline for s in remaining], root)
+        changed = sorted(offset for offset in self.touched if self.text[offset] != self.source[offset])
+        misread = self._misreads(tree.root_node, documents)
+        return GuardedParse(self.source, bytes(self.text), tree, documents, self.joined, misread, changed, self.rounds)
+
+    def give_up(self, tree: Tree) -> GuardedParse:
+        self.text = bytearray(self.source)
+        documents = heredocs.find(self.source, tree.root_node, self.dialect)
+        for stretch in self.joined:
+            stretch.unchecked = [(stretch.start, stretch.end)]
+        misread = self._misreads(None, documents)
+        return GuardedParse(self.source, self.source, tree, documents, self.joined, misread, [], self.rounds)
+
+    def _misreads(self, root: Node | None, documents: HereDocuments) -> list[HereDocumentMisread]:
+        """How the final parse reads each here-document a round found misread.
+
+        One whose operator the final parse no longer holds was body text of
+        another, seen as code only while that body was misread: not listed.
+        """
+        by_operator = {document.operator: document for document in documents}
+        return [self._misread(by_operator[op], root) for op in sorted(self.misread) if op in by_operator]
+
+    def _misread(self, document: HereDocument, root: Node | None) -> HereDocumentMisread:
+        operator = document.operator
+        seen = heredocs.tree_sitter_ends(root, operator) if root is not None else None
+        if seen is not None and _agrees(self.text, document, seen):
+            return HereDocumentMisread(operator, document.body_end, document.end, repaired=True)
+        # What tree-sitter still reads wrong: the operator to the furthest of
+        # both ends, and the rest of the statement when the operator's line
+        # goes on after the body (`cat <<EOF |` … `EOF` / `tr a-z A-Z`).
+        end = max(document.end + 1, seen[1] if seen is not None else 0)
+        if root is not None and _continues_after_body(self.source, document):
+            end = max(end, _statement_end_after(root, self.source, document.end + 1))
+        return HereDocumentMisread(operator, document.body_end, end, repaired=False)
+
+
+# Swallowed statement boundaries.
+
+
+def swallowed_boundaries(source: bytes, root: Node, documents: HereDocuments) -> list[Swallowed]:
+    """Every newline bash ends a statement at that tree-sitter put inside a line-bound node: one walk.
+
+    The walk carries down what the checks need from above (the statement, a
+    `[ … ]` test or a pipeline around), so nothing climbs back up: linear in
+    the nodes that span lines, and one-line nodes are not entered at all.
+    Subtrees with an ERROR are left to the checker's handling of parse
+    failures (`distrust_swallowed` looks at what it salvages from them);
+    newlines inside here-document bodies, or that start one, are data.
+    """
+    found: list[Swallowed] = []
+    body_starts = {document.body_start for document in documents}
+    # A node's context is None when it is a statement of its own (as most nodes that span lines
+    # are): no tuple is made for them.
+    stack: list[tuple[Node, _Above | None]] = [(root, _Above(None, False, False, False))] if _spans_lines(root) else []
+    while stack:
+        node, above = stack.pop()
+        children = node.children
+        in_bracket_test = above is not None and above.in_bracket_test
+        allowed_after = None if node.has_error else _continuation_tokens(node, in_bracket_test)
+        if allowed_after is not None and len(children) > 1:
+            for newline, last_token in _swallowed_gaps(source, children, allowed_after):
+                if newline + 1 not in body_starts and documents.containing(newline) is None:
+                    context = above if above is not None else _Above(node, False, False, False)
+                    issue = _issue(node, last_token, context)
+                    found.append(Swallowed(newline, node, last_token, context.statement or node, issue))
+        # Only children that span lines are entered (most nodes are on one
+        # line: 94,000 of the corpus's nodes were, against 15,000 that span lines),
+        # and only those with children: a token holds no gap (asked first, it is cheaper).
+        # `_spans_lines`, inlined: this test runs for every child of every node
+        # entered, and the call was a third of the walk.
+        spanning = [
+            child
+            for child in children
+            if child.child_count and child.start_point[0] != child.end_point[0] and not child.is_error
+        ]
+        if spanning:
+            below = _below(above, node)
+            stack.extend([(child, below) for child in spanning])
+    return sorted(found, key=lambda swallowed: swallowed.newline)
+
+
+def _spans_lines(node: Node) -> bool:
+    """A node over several lines of the text parsed (a repaired newline is one no more), not an ERROR.
+
+    An ERROR is left to the parse failure handling.
+    """
+    return node.start_point.row != node.end_point.row and not node.is_error
+
+
+class _Above(NamedTuple):
+    """What lies above a node, up to its statement."""
+
+    statement: Node | None  # None above the script's top-level statements
+    in_test: bool  # a single-bracket test
+    in_pipeline: bool
+    in_bracket_test: bool  # the parents up to a single-bracket test are all test expressions
+
+
+def _below(above: _Above | None, node: Node) -> _Above | None:
+    """The context of node's children (above: node's, None when node is a statement of its own);
+    None when each child is a statement of its own."""
+    kind = node.type
+    if kind in _STATEMENT_PARENTS:
+        return None
+    if above is None:
+        statement, in_test, in_pipeline, in_bracket_test = node, False, False, False
+    elif above.statement is None:
+        return None
+    else:
+        statement, in_test, in_pipeline, in_bracket_test = above
+    single = _is_single_bracket_test(node)
+    return _Above(
+        statement,
+        in_test or single,
+        in_pipeline or kind == "pipeline",
+        single or (in_bracket_test and kind in _TEST_EXPRESSIONS),
+    )
+
+
+def _is_single_bracket_test(node: Node) -> bool:
+    return node.type == "test_command" and node.children[0].type == "["
+
+
+def _continuation_tokens(node: Node, in_bracket_test: bool) -> frozenset[str] | None:
+    """None when newlines may sit anywhere between the children; else the tokens a newline may follow."""
+    kind = node.type
+    if kind in _STATEMENT_PARENTS:  # most nodes the walk enters, asked first
+        return None
+    if kind in _LINE_BOUND:
+        return frozenset()
+    if kind in _CONTINUED_AFTER:
+        return _CONTINUED_AFTER[kind]
+    if kind == "test_command":
+        return frozenset() if _is_single_bracket_test(node) else None
+    if kind in _TEST_EXPRESSIONS and in_bracket_test:
+        return frozenset()
+    return None
+
+
+def _swallowed_gaps(source: bytes, children: list[Node], allowed_after: frozenset[str]) -> Iterator[tuple[int, Node]]:
+    """In each gap between two children that no continuation token precedes: the first unescaped newline, and that token.
+
+    One boundary per token: the newline after a comment on a line of its own
+    follows the boundary already found after the code before it.
+    """
+    last_token = children[0]
+    reported: Node | None = None
+    for before, after in zip(children, children[1:]):
+        if before.type != "comment":
+            last_token = before
+        if last_token.type in allowed_after or last_token == reported:
+            continue
+        newline = source.find(b"\n", before.end_byte, after.start_byte)
+        while newline != -1:
+            if not syntax.is_line_continuation(source, newline):
+                yield newline, last_token
+                reported = last_token
+                break
+            newline = source.find(b"\n", newline + 1, after.start_byte)
+
+
+def _issue(node: Node, last_token: Node, above: _Above) -> str | None:
+    """The upstream issue a swallowed boundary is an instance of, if it is a known one."""
+    if above.in_test or _is_single_bracket_test(node):
+        return ISSUE_TEST
+    if last_token.type == "variable_assignment":
+        return ISSUE_ASSIGNMENTS
+    if above.in_pipeline:
+        return ISSUE_PIPELINE
+    return None
+
+
+def statement_of(node: Node) -> Node:
+    """The outermost node holding node whose parent holds statements."""
+    while node.parent is not None and node.parent.type not in _STATEMENT_PARENTS:
+        node = node.parent
+    return node
+
+
+def _merge(joined: list[JoinedStretch], found: list[Swallowed]) -> list[JoinedStretch]:
+    """The stretches with this round's boundaries added: one stretch per statement, overlapping ones merged.
+
+    A later round may see a statement that covers stretches of earlier
+    rounds, or lies inside one. Sorting and one sweep keep it O(n log n).
+    """
+    fresh = []
+    for swallowed in found:
+        statement = swallowed.statement
+        fresh.append(JoinedStretch(statement.start_byte, statement.end_byte, swallowed.issue, [swallowed.newline]))
+    merged: list[JoinedStretch] = []
+    for stretch in sorted(joined + fresh, key=lambda s: s.start):
+        if merged and stretch.start < merged[-1].end:
+            last = merged[-1]
+            last.end = max(last.end, stretch.end)
+            last.boundaries = sorted(set(last.boundaries) | set(stretch.boundaries))
+            last.issue = last.issue or stretch.issue
+        else:
+            merged.append(stretch)
+    return merged
+
+
+def _semicolon_place(source: bytes, swallowed: Swallowed) -> int | None:
+    """Where a `;` ends the statement as the newline does for bash, or None if it cannot (yet).
+
+    On the blank right after the line's last word, so that a comment after it
+    stays a comment and lines stay lines; else on the newline itself. Not
+    after a word that may be a keyword waiting for more (`then;` is a syntax
+    error): such a boundary stays unrepaired and its piece unchecked.
+    """
+    token = swallowed.last_token
+    if syntax.text(token).strip() in _NO_SEMICOLON_AFTER:
+        return None
+    after = token.end_byte
+    if after < swallowed.newline and source[after] in b" \t\r":
+        return after
+    return swallowed.newline
+
+
+def _mark_unchecked(joined: list[JoinedStretch], remaining: list[int], root: Node) -> None:
+    """Pieces that still hold a swallowed boundary (remaining: their newlines, in order) or an error
+    after the last round are not trusted."""
+    errors = syntax.error_ranges(root)  # sorted, and disjoint: their ends are sorted too
+    error_starts = [start for start, _ in errors]
+    for stretch in joined:
+        for start, end in stretch.pieces():
+            before = bisect_left(remaining, end)
+            broken = before > 0 and remaining[before - 1] >= start
+            last_error = bisect_left(error_starts, end) - 1
+            broken = broken or (last_error >= 0 and errors[last_error][1] > start)
+            if broken:
+                stretch.unchecked.append((start, end))
+
+
+# Here-documents tree-sitter-bash reads differently.
+
+
+def _heredoc_repairs(source: bytes, text: bytes, root: Node, documents: HereDocuments):
+    """For each here-document tree-sitter misreads in text (root's): the byte changes that make it read it as bash does."""
+    for document in documents:
+        seen = heredocs.tree_sitter_ends(root, document.operator)
+        if seen is not None and _agrees(text, document, seen):
+            continue
+        yield document, _heredoc_masks(source, document, seen)
+
+
+def _continues_after_body(source: bytes, document: HereDocument) -> bool:
+    """The operator's line ends with `|`, `|&`, `&&` or `||`: bash's statement goes on after the body."""
+    line = source[document.word_end : max(document.body_start - 1, document.word_end)].rstrip()
+    return line.endswith((b"|", b"&&"))
+
+
+def _statement_end_after(root: Node, source: bytes, offset: int) -> int:
+    while offset < len(source) and source[offset] in b" \t\r\n":
+        offset += 1
+    if offset >= len(source):
+        return offset
+    node = root.descendant_for_byte_range(offset, offset)
+    return statement_of(node).end_byte if node is not None else offset
+
+
+def _agrees(text: bytes, document: HereDocument, seen: tuple[int, int]) -> bool:
+    """tree-sitter's body (in the text it parsed) starts and ends on bash's lines."""
+    body_start, end = seen
+    if text[document.body_start : body_start].strip():
+        return False  # tree-sitter read body text as part of the operator's line
+    if not document.terminated:
+        return not text[end:].strip()  # both run to the end of the file
+    return text.rfind(b"\n", 0, end) + 1 == document.body_end
+
+
+def _heredoc_masks(source: bytes, document: HereDocument, seen: tuple[int, int] | None) -> dict[int, int]:
+    masks: dict[int, int] = {}
+    if seen is not None:
+        body_start, end = seen
+        if source[document.body_start : document.body_start + 1] == b"\\" and body_start > document.body_start:
+            masks[document.body_start] = _other_letter(0x5C)  # a body line tree-sitter lexed as words
+        end_line = source.rfind(b"\n", 0, end) + 1
+        if document.body_start <= end_line < document.body_end:
+            fake = _first_visible(source, end_line, end)
+            masks[fake] = _other_letter(source[fake])  # a line tree-sitter took for the delimiter
+        if masks:
+            return masks
+    masks = _rewrite_delimiter(source, document)
+    if masks or seen is not None:
+        return masks
+    # tree-sitter has no here-document there at all (`<<''`): at least keep it
+    # from reading the body as commands.
+    return {offset: 0x20 for offset in range(document.body_start, document.end) if source[offset] not in b"\r\n"}
+
+
+def _first_visible(source: bytes, start: int, end: int) -> int:
+    while start < end - 1 and source[start] in b" \t":
+        start += 1
+    return start
+
+
+def _other_letter(byte: int) -> int:
+    return 0x79 if byte == 0x78 else 0x78  # "y" for an "x", else "x"
+
+
+def _rewrite_delimiter(source: bytes, document: HereDocument) -> dict[int, int]:
+    """A delimiter tree-sitter cannot read (`<<=cut`, `<<E"O"F`, `<<$'EOF'`), rewritten in letters on both its lines.
+
+    The word keeps its length and whether it is quoted: unquoted letters, `\\`
+    and letters, or letters in single quotes padded with blanks (tree-sitter
+    reads no other quoting reliably). An empty delimiter (`<<''`) has no
+    letters to give.
+    """
+    word_length = document.word_end - document.word_start
+    letters = bytes(byte if chr(byte).isalnum() and byte < 0x80 else 0x78 for byte in document.delimiter)
+    extra = word_length - len(letters)
+    if not letters or not document.terminated or extra < 0 or (extra == 0 and document.quoted):
+        return {}
+    if extra == 0:
+        word = letters
+    elif extra == 1:
+        word = b"\\" + letters
+    else:
+        word = b"'" + letters + b"'" + b" " * (extra - 2)
+    delimiter_at = document.end - len(letters)
+    if source[delimiter_at : document.end] != document.delimiter:
+        return {}  # a delimiter line joined from several by backslash-newlines
+    masks = {document.word_start + index: byte for index, byte in enumerate(word)}
+    masks.update({delimiter_at + index: byte for index, byte in enumerate(letters)})
+    return masks
+
+
+# Notes.
+
+
+def _joined_text(stretch: JoinedStretch, line) -> str:
+    first, last = line(stretch.start), line(max(stretch.end - 1, stretch.start))
+    issue = f" (tree-sitter-bash {stretch.issue})" if stretch.issue else ""
+    if not stretch.unchecked:
+        return f"tree-sitter-bash joined lines {first}–{last} into one statement{issue}; they were checked one by one"
+    lines = ", ".join(_line_range(line(a), line(max(b - 1, a))) for a, b in stretch.unchecked)
+    return f"tree-sitter-bash joined lines {first}–{last} into one statement{issue}; {lines} could not be checked"
+
+
+def _line_range(first: int, last: int) -> str:
+    return f"line {first}" if first == last else f"lines {first}–{last}"
+
+
+def _misread_text(misread: HereDocumentMisread, line, size: int) -> str:
+    where = f"line {line(misread.delimiter_line)}" if misread.delimiter_line < size else "the end of the file"
+    done = "it was checked as bash reads it" if misread.repaired else "the statement and its body were not checked"
+    return f"tree-sitter-bash misreads where this here-document ends (bash ends it at {where}); {done}"

@@ -1,0 +1,192 @@
+"""A pipeline as the shell runs it, rebuilt from tree-sitter-bash's nesting.
+
+tree-sitter-bash attaches a redirect written after a middle stage to a
+`redirected_statement` wrapping every stage before it
+(`a | b 2>/dev/null | c` parses as `(a | b) 2>/dev/null | c`), and puts the
+stages after a here-document operator inside the `heredoc_redirect` node.
+Rules must not care: they get a flat list of stages, each with the redirects
+the shell applies to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from tree_sitter import Node, Query
+
+from pipelint.programs import command
+from pipelint.shell import syntax
+from pipelint.shell.properties import cached_property
+from pipelint.shell.syntax import REDIRECT_TYPES
+
+# How a stage's command node becomes a Command: `command.read`, or the
+# checker's per-file cache of it.
+CommandReader = Callable[[Node, Sequence[Node]], command.Command]
+
+
+@dataclass
+class Stage:
+    """One command of a pipeline, with the redirects that apply to it."""
+
+    command: Node
+    redirects: list[Node] = field(default_factory=list)
+    operator_after: Node | None = None  # the `|` or `|&` token that follows
+    reader: CommandReader = field(default=command.read, repr=False, compare=False)
+
+    @property
+    def start(self) -> int:
+        return self.command.start_byte
+
+    @property
+    def end(self) -> int:
+        """End of the stage's text on its own line (here-document bodies excluded)."""
+        end = self.command.end_byte
+        for redirect in self.redirects:
+            end = max(end, redirect_operator_end(redirect))
+        return end
+
+    @property
+    def is_simple(self) -> bool:
+        return self.command.type == "command"
+
+    @cached_property
+    def name(self) -> bytes | None:
+        return syntax.basename(syntax.command_name(self.command))
+
+    @cached_property
+    def arguments(self) -> list[Node]:
+        return syntax.arguments(self.command, redirects=self.all_redirects) if self.is_simple else []
+
+    @cached_property
+    def all_redirects(self) -> list[Node]:
+        """Redirects outside and inside the command node, in source order."""
+        inner = syntax.own_redirects(self.command) if self.is_simple else []
+        return sorted(inner + self.redirects, key=lambda node: node.start_byte)
+
+    @cached_property
+    def command_model(self) -> command.Command | None:
+        """The simple command as `command.Command`; None for `while …`, `{ …; }` and other compounds."""
+        return self.reader(self.command, self.all_redirects) if self.is_simple else None
+
+
+@dataclass
+class Pipeline:
+    """Two or more stages joined by `|` or `|&`."""
+
+    root: Node
+    stages: list[Stage]
+    # Findings that several rules share (PL001 and PL004 both need "is the
+    # first stage a useless cat?"), computed once per pipeline.
+    memo: dict = field(default_factory=dict)
+
+
+def redirect_operator_end(redirect: Node) -> int:
+    """Where a redirect ends on its line: a here-document stops after its delimiter word."""
+    if redirect.type == "heredoc_redirect":
+        for child in redirect.children:
+            if child.type == "heredoc_start":
+                return child.end_byte
+    return redirect.end_byte
+
+
+# What to capture to find pipelines (`roots` takes the captures): every
+# `pipeline`, every redirected statement holding one (`(a | b) 2>e | c`,
+# `cat <<EOF | x`), and the stages tree-sitter files under a here-document operator.
+QUERY = """
+(pipeline) @pipeline
+(redirected_statement body: (pipeline)) @pipeline
+(redirected_statement (heredoc_redirect (pipeline))) @pipeline
+(heredoc_redirect (pipeline) @pipeline_continuation)
+"""
+
+
+def roots(captured: Iterable[Node], continuations: Iterable[Node]) -> list[Node]:
+    """The outermost node of each logical pipeline among the captures of QUERY, in document order.
+
+    A captured node is a piece of another's pipeline when it is a stage of a
+    captured `pipeline`, the body of a captured redirected statement, or a
+    here-document's continuation. Decided top-down from the captures: asking
+    a node for its parent costs tree-sitter the node's depth, which made
+    pipelines nested in `$(…)` quadratic (issue 14).
+    """
+    nodes = {node.id: node for node in captured}
+    inner = {node.id for node in continuations}
+    for node in nodes.values():
+        if node.type == "pipeline":
+            inner.update(child.id for child in node.named_children)
+        else:
+            body = node.child_by_field_name("body")
+            if body is not None:
+                inner.add(body.id)
+    return sorted((node for key, node in nodes.items() if key not in inner), key=lambda node: node.start_byte)
+
+
+def roots_in(tree: Node) -> list[Node]:
+    """Every logical pipeline's outermost node under tree, found alone (the checker finds them among its candidates)."""
+    captured = syntax.captures(_roots_query(), tree)
+    return roots(captured.get("pipeline", []), captured.get("pipeline_continuation", []))
+
+
+@cache
+def _roots_query() -> Query:
+    return Query(syntax.language(), QUERY)
+
+
+def _heredoc_continuation(redirect: Node) -> Node | None:
+    """The `| more stages` that tree-sitter files under a here-document operator."""
+    if redirect.type != "heredoc_redirect":
+        return None
+    for child in redirect.children:
+        if child.type == "pipeline":
+            return child
+    return None
+
+
+def build(root: Node, reader: CommandReader = command.read) -> Pipeline | None:
+    """Flatten the pipeline rooted at root, or None if it has fewer than two stages."""
+    stages: list[Stage] = []
+    _flatten(root, stages, reader)
+    if len(stages) < 2 or any(stage.command.type in REDIRECT_TYPES for stage in stages):
+        return None
+    # `a || b | c 2>/dev/null` wraps the list: the redirect is c's (#345).
+    stages[-1].redirects += syntax.applied_redirects(root)
+    return Pipeline(root=root, stages=stages)
+
+
+def _flatten(root: Node, stages: list[Stage], reader: CommandReader) -> None:
+    """Stages in the shell's order; iterative, since `a 2>e | b 2>e | …` nests one level per stage."""
+    pending: list[Node | _Redirects] = [root]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, _Redirects):
+            if stages:
+                stages[-1].redirects.extend(item.nodes)
+            continue
+        node = item
+        if node.type == "pipeline":
+            parts = [child for child in node.children if child.type in ("|", "|&") or _is_stage_node(child)]
+            pending.extend(reversed(parts))
+        elif node.type in ("|", "|&"):
+            if stages:
+                stages[-1].operator_after = node
+        elif node.type == "redirected_statement":
+            body = node.child_by_field_name("body")
+            redirects = [child for child in node.children if child.type in REDIRECT_TYPES]
+            continuations = [c for c in map(_heredoc_continuation, redirects) if c is not None]
+            # The body's stages, then the redirects (they belong to its last stage), then what follows a here-document.
+            pending.extend(reversed([*([body] if body is not None else []), _Redirects(redirects), *continuations]))
+        else:
+            stages.append(Stage(command=node, reader=reader))
+
+
+def _is_stage_node(child: Node) -> bool:
+    return child.is_named and child.type != "comment"
+
+
+@dataclass(frozen=True)
+class _Redirects:
+    """A redirected statement's redirects, to append to the last stage flattened so far."""
+
+    nodes: list[Node]
