@@ -1,7 +1,8 @@
-"""What a rule reports: a finding, and the fix it may carry."""
+"""What a check reports: findings and the fixes they carry, where the parse failed, and rules that crashed."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -45,6 +46,18 @@ class Edit:
         return cls(start, end, b"")
 
 
+def apply_edits(source: bytes, edits: Sequence[Edit]) -> bytes:
+    """Apply non-overlapping byte edits; every byte outside them survives."""
+    pieces = []
+    cursor = 0
+    for edit in sorted(edits):
+        pieces.append(source[cursor : edit.start])
+        pieces.append(edit.content)
+        cursor = edit.end
+    pieces.append(source[cursor:])
+    return b"".join(pieces)
+
+
 @dataclass(frozen=True)
 class Fix:
     title: str  # imperative: "Redirect dump.sql into mysql"
@@ -80,3 +93,11 @@ class RuleCrash:
     code: str
     summary: str  # `ExceptionType: message`, one line
     traceback: str  # the formatted traceback, shown with --verbose
+
+
+@dataclass(frozen=True)
+class ParseFailure:
+    """Where tree-sitter could not parse; the rest of the file is still checked."""
+
+    start: int
+    end: int

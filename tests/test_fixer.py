@@ -8,7 +8,8 @@ import pytest
 from harness import fix
 
 from pipelint.finding import Applicability, Edit, Finding, Fix, Severity
-from pipelint.engine.fixer import _non_overlapping, apply_edits, fix_source
+from pipelint.engine.fixer import _non_overlapping, fix_source
+from pipelint.finding import apply_edits
 
 
 def finding(start: int, end: int, applicability: Applicability) -> Finding:

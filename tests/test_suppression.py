@@ -7,7 +7,8 @@ import random
 import pytest
 from harness import codes
 
-from pipelint.engine.suppression import ALL, Coverage, Suppression
+from pipelint.engine.suppression import Coverage, Suppression
+from pipelint.shell.directives import ALL
 
 CAT = "cat access.log | grep 500\n"
 

@@ -42,7 +42,7 @@ import tree_sitter_bash
 
 import pipelint
 from pipelint import __version__
-from pipelint.engine.checker import ParseFailure
+from pipelint.finding import ParseFailure
 from pipelint.engine.config import Settings
 from pipelint.shell.dialect import Dialect
 from pipelint.finding import Applicability, Edit, Finding, Fix, Severity

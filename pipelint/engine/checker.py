@@ -15,14 +15,15 @@ from tree_sitter import Node, Tree
 from pipelint.engine import candidates, suppression
 from pipelint.embedded import find as embedded
 from pipelint.facts import exit_status
-from pipelint.shell import parse_guards, syntax
-from pipelint.shell import pipeline as pipelines
+from pipelint.shell import directives, parse_guards, syntax
+from pipelint.programs import pipeline as pipelines
 from pipelint.shell.bash_quirks import HereDocumentSubstitutions
 from pipelint.shell.dialect import SHELLS, Dialect, adds_bashism, detect
-from pipelint.finding import Applicability, Edit, Finding, FixAvailability, RuleCrash
+from pipelint.finding import Applicability, Edit, Finding, FixAvailability, ParseFailure, RuleCrash
 from pipelint.programs.table import WRAPPERS
 from pipelint.embedded.regions import Region
-from pipelint.rule import Context, Rule
+from pipelint.facts.script import ScriptFacts
+from pipelint.rule import CommandModels, Context, Rule
 
 if TYPE_CHECKING:
     from pipelint.engine.config import Settings
@@ -31,14 +32,6 @@ if TYPE_CHECKING:
 # Set to 1 (the test suite does, tests/conftest.py) to check every finding a
 # rule reports against its declared fix_availability: a violation raises.
 CHECK_FIX_AVAILABILITY = "PIPELINT_CHECK_FIX_AVAILABILITY"
-
-
-@dataclass(frozen=True)
-class ParseFailure:
-    """Where tree-sitter could not parse; the rest of the file is still checked."""
-
-    start: int
-    end: int
 
 
 @dataclass(frozen=True)
@@ -169,26 +162,17 @@ def check(
     dialect = region.dialect if region is not None else detect(source, path)
     parsed = _parse(source, dialect, tree)
     rules = list(rules)
-    context = Context(
-        source=source,
-        root=parsed.root,
-        dialect=dialect,
-        path=path,
-        slow_mounts=settings.slow_mounts if settings is not None else (),
-        mountinfo=mountinfo,
-        enabled_codes=frozenset(rule.code for rule in rules),
-        region=region,
-        variables=variables,
-    )
+    found = candidates.find(candidates.plan(rules), parsed.root)
+    context = _context(source, dialect, parsed, found, rules, path, settings, mountinfo, region, variables)
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
-    findings, comments, commands = _walk(parsed, rules, context, guard, only)
+    findings, comments, commands = _walk(parsed, found, rules, context, guard, only)
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
     result.notes = parsed.guarded.notes()
     result.guarded = parsed.guarded
     still_broken = syntax.error_ranges(parsed.root)
     result.error_count = parsed.error_count
-    if suppression.may_hold_directives(source):
-        result.suppressions = suppression.collect(comments, len(source))
+    if directives.may_hold_directives(source):
+        result.suppressions = suppression.collect(directives.placed(comments, len(source)))
     loops_only = settings.loops_only if settings is not None else frozenset()
     quirks = HereDocumentSubstitutions(source, parsed.root)
     suppressed = suppression.Coverage(result.suppressions)
@@ -207,16 +191,43 @@ def check(
     return result
 
 
+def _context(
+    source: bytes,
+    dialect: Dialect,
+    parsed: _Parsed,
+    found: candidates.Found,
+    rules: list[Rule],
+    path: str | None,
+    settings: Settings | None,
+    mountinfo: str | None,
+    region: Region | None,
+    variables: Callable[[Node], VariableFacts] | None,
+) -> Context:
+    """What the rules read about this file, with the facts fed by the candidates' captures (not queried again)."""
+    wrapped = None if parsed.root.has_error else found.wrapped  # captures skip ERROR subtrees: there, ask the tree
+    reader = CommandModels(found.names, wrapped)
+    start = region.options if region is not None else frozenset()
+    handed_on = region.status_handed_on if region is not None else True
+    facts = ScriptFacts(parsed.root, reader, start, handed_on, found.captured, found.names, variables)
+    return Context(
+        source=source,
+        root=parsed.root,
+        dialect=dialect,
+        facts=facts,
+        command=reader,
+        path=path,
+        slow_mounts=settings.slow_mounts if settings is not None else (),
+        mountinfo=mountinfo,
+        enabled_codes=frozenset(rule.code for rule in rules),
+        region=region,
+    )
+
+
 def _walk(
-    parsed: _Parsed, rules: list[Rule], context: Context, guard: _Guard, only: Only | None = None
+    parsed: _Parsed, found: candidates.Found, rules: list[Rule], context: Context, guard: _Guard, only: Only | None = None
 ) -> tuple[list[Finding], list[Node], list[Node]]:
     """Each candidate node handed to the rules whose hooks want it; the comments and trusted commands seen
     (with `only`, the commands within its ranges: where embedded scripts are looked for)."""
-    found = candidates.find(candidates.plan(rules), parsed.root)
-    if not parsed.root.has_error:  # captures skip ERROR subtrees: there, ask the tree
-        context.command.wrapped = found.wrapped
-    context.captured = found.captured
-    context.command_names = found.names
     findings: list[Finding] = []
     by_type: dict[str, list[Rule]] = {}
     for rule in rules:
@@ -239,9 +250,7 @@ def _walk(
         if built is not None:
             for rule in on_this:
                 findings.extend(guard.run(rule, rule.check_pipeline, built, context))
-            # What the rules shared refers back to the pipeline (`UselessReader.pipeline`): emptied, so the
-            # pipeline's models are freed now rather than by a cyclic collection (paused during a file).
-            built.memo.clear()
+            built.release()  # what the rules shared refers back to it (`UselessReader.pipeline`)
     if only is not None:
         commands = [node for node in commands if only.holds(node)]
     return findings, found.comments, commands
@@ -264,7 +273,7 @@ def _check_command(node: Node, rules: list[Rule], context: Context, guard: _Guar
     """The command's model to each rule that starts from its program (read only when one does)."""
     if not rules:
         return
-    name = context.program_name(node)
+    name = context.command.program_name(node)
     if all(rule.programs is not None and name not in rule.programs and name not in WRAPPERS for rule in rules):
         return  # neither the program nor a wrapper that may run it: the model says the same, slower
     model = context.command(node)

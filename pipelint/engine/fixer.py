@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pipelint.shell import syntax
-from pipelint.finding import Applicability, Edit, Finding, Fix
+from pipelint.finding import Applicability, Edit, Finding, Fix, apply_edits
 
 MAX_PASSES = 10
 
@@ -68,18 +68,6 @@ class _Spans:
         self._starts.insert(index, start)
         self._ends.insert(index, end)
         return True
-
-
-def apply_edits(source: bytes, edits: list[Edit]) -> bytes:
-    """Apply non-overlapping byte edits; every byte outside them survives."""
-    pieces = []
-    cursor = 0
-    for edit in sorted(edits):
-        pieces.append(source[cursor : edit.start])
-        pieces.append(edit.content)
-        cursor = edit.end
-    pieces.append(source[cursor:])
-    return b"".join(pieces)
 
 
 def parse_errors(source: bytes) -> int:

@@ -1,29 +1,19 @@
-"""`# pipelint: disable=…` and `# shellcheck disable=…` directives.
+"""Which rules a directive comment disables, and where (`shell.directives` says where they are and what they cover).
 
-A directive before a command covers that command (a whole compound command,
-too); before the file's first command it covers the file — ShellCheck's rules,
-so the comments users already have keep working.
+The codes are read here because only the rule registry knows them: a rule
+code or name (`PL001`, `useless-cat`), `all`, or a ShellCheck code that a
+rule answers to (`SC2002`).
 """
 
 from __future__ import annotations
 
 import bisect
-import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tree_sitter import Node
-
 from pipelint.engine import registry
-from pipelint.shell import syntax
-
-# Codes are separated by commas (spaces allowed around them); anything after
-# the list is the reason: `# pipelint: disable=PL001 the log is tiny`.
-PIPELINT_DIRECTIVE = re.compile(rb"#\s*pipelint:\s*disable\s*=\s*([A-Za-z0-9_\-]+(?:\s*,\s*[A-Za-z0-9_\-]+)*)")
-SHELLCHECK_DIRECTIVE = re.compile(rb"#\s*shellcheck\s+(?:[a-z-]+=\S+\s+)*disable\s*=\s*([A-Za-z0-9_,\-]+)")
-
-ALL = "all"
+from pipelint.shell.directives import ALL, Directive, written_codes
 
 
 @dataclass(frozen=True)
@@ -72,60 +62,28 @@ class Coverage:
 
 def directive_codes(comment: bytes) -> frozenset[str] | None:
     """The rule codes a comment disables, or None if it is no directive."""
+    written = written_codes(comment)
+    if written is None:
+        return None
     codes: set[str] = set()
-    found = False
-    match = PIPELINT_DIRECTIVE.search(comment)
-    if match:
-        found = True
-        for token in match.group(1).decode("ascii", "replace").replace(" ", "").split(","):
-            if token.lower() == ALL:
-                codes.add(ALL)
-            elif token:
-                rule = registry.lookup(token)
-                codes.add(rule.code if rule else token.upper())
-    match = SHELLCHECK_DIRECTIVE.search(comment)
-    if match:
-        found = True
-        for token in match.group(1).decode("ascii", "replace").split(","):
-            if token.lower() == ALL:
-                codes.add(ALL)
-            codes.update(rule.code for rule in registry.rule_for_shellcheck(token))
-    return frozenset(codes) if found else None
+    for token in written.pipelint:
+        if token.lower() == ALL:
+            codes.add(ALL)
+        else:
+            rule = registry.lookup(token)
+            codes.add(rule.code if rule else token.upper())
+    for token in written.shellcheck:
+        if token.lower() == ALL:
+            codes.add(ALL)
+        codes.update(rule.code for rule in registry.rule_for_shellcheck(token))
+    return frozenset(codes)
 
 
-def _next_statement(comment: Node) -> Node | None:
-    sibling = comment.next_named_sibling
-    while sibling is not None and sibling.type == "comment":
-        sibling = sibling.next_named_sibling
-    return sibling
-
-
-def _before_first_command(comment: Node) -> bool:
-    if comment.parent is None or comment.parent.type != "program":
-        return False
-    sibling = comment.prev_named_sibling
-    while sibling is not None:
-        if sibling.type != "comment":
-            return False
-        sibling = sibling.prev_named_sibling
-    return True
-
-
-def may_hold_directives(source: bytes) -> bool:
-    """Whether any comment of source can be a directive: most scripts name neither tool, and their comments need no reading."""
-    return b"pipelint" in source or b"shellcheck" in source
-
-
-def collect(comments: list[Node], source_length: int) -> list[Suppression]:
-    suppressions = []
-    for comment in comments:
-        codes = directive_codes(syntax.text(comment))
-        if not codes:
-            continue
-        if _before_first_command(comment):
-            suppressions.append(Suppression(codes, 0, source_length))
-            continue
-        statement = _next_statement(comment)
-        if statement is not None:
-            suppressions.append(Suppression(codes, statement.start_byte, statement.end_byte))
-    return suppressions
+def collect(directives: Iterable[Directive]) -> list[Suppression]:
+    """The suppressions the directives make (a directive whose codes name no rule disables nothing)."""
+    found = []
+    for directive in directives:
+        codes = directive_codes(directive.comment)
+        if codes:
+            found.append(Suppression(codes, directive.start, directive.end))
+    return found

@@ -24,10 +24,9 @@ from dataclasses import dataclass
 
 from tree_sitter import Node, Tree
 
-from pipelint.shell import heredocs, parse_guards, syntax
+from pipelint.shell import directives, heredocs, parse_guards, syntax
 from pipelint.engine import suppression
-from pipelint.finding import Edit
-from pipelint.engine.fixer import apply_edits
+from pipelint.finding import Edit, apply_edits
 
 # Nodes whose named children (other than the ones excluded below) are statements.
 STATEMENT_LISTS = frozenset(
@@ -119,7 +118,7 @@ def _merge_into_existing(source: bytes, statement: Node, code: str) -> Edit | No
     comment = statement.prev_named_sibling
     while comment is not None and comment.type == "comment" and _alone_on_its_line(source, comment):
         text = source[comment.start_byte : comment.end_byte]
-        match = suppression.PIPELINT_DIRECTIVE.search(text)
+        match = directives.PIPELINT_DIRECTIVE.search(text)
         if match:
             codes = match.group(1).rstrip(b" ")
             end = comment.start_byte + match.start(1) + len(codes)
@@ -156,7 +155,7 @@ def _verify(source: bytes, tree: Tree, edit: Edit, code: str, offset: int) -> Di
     comment = root.descendant_for_byte_range(written, written)
     if comment is None or comment.type != "comment":
         return None  # the text landed in a here-document, a string, …
-    for covered in suppression.collect([comment], len(edited)):
+    for covered in suppression.collect(directives.placed([comment], len(edited))):
         if covered.covers(code, moved):
             return DisableEdit(edit, file_wide=covered.start == 0 and covered.end == len(edited))
     return None

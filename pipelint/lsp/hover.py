@@ -17,7 +17,8 @@ from pipelint.lsp.documents import DocumentText
 from pipelint.lsp.ranges import to_offset, to_range
 from pipelint.shell.positions import Encoding
 from pipelint.rule import Rule
-from pipelint.engine.suppression import ALL, PIPELINT_DIRECTIVE, SHELLCHECK_DIRECTIVE, directive_codes
+from pipelint.engine.suppression import directive_codes
+from pipelint.shell.directives import ALL, PIPELINT_DIRECTIVE, SHELLCHECK_DIRECTIVE
 
 def _tokens(comment: bytes) -> Iterator[tuple[int, int, bytes, bool]]:
     """(start, end, token, from_shellcheck) for each code a directive names.

@@ -11,7 +11,7 @@ import base64
 import re
 from dataclasses import dataclass
 
-from pipelint.engine.checker import ParseFailure
+from pipelint.finding import ParseFailure
 from pipelint.finding import Applicability, Finding
 from pipelint.engine.linter import FileReport
 from pipelint.shell.positions import Encoding

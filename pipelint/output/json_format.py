@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from pipelint.engine.checker import ParseFailure
+from pipelint.finding import ParseFailure
 from pipelint.finding import Edit, Finding
 from pipelint.engine.linter import FileReport
 from pipelint.output.common import (

@@ -17,8 +17,8 @@ from pathlib import Path
 from tree_sitter import Node
 
 from pipelint.shell import syntax
-from pipelint.finding import Edit
-from pipelint.engine.fixer import apply_edits
+from pipelint.shell.directives import SHELL_DIRECTIVE
+from pipelint.finding import Edit, apply_edits
 
 
 class Dialect(Enum):
@@ -37,36 +37,39 @@ class Dialect(Enum):
 
 
 @dataclass(frozen=True)
-class Shell:
+class KnownShell:
     dialect: Dialect
     discovered: bool = True  # `pipelint check DIR` and editors pick scripts for it
+    program: bool = True  # a program `NAME -c TEXT` runs (not ShellCheck's `shell=posix`, nor busybox's applet host)
 
 
 # Every shell pipelint knows, by the name a shebang or a `shell=` directive gives.
 SHELLS = {
-    "sh": Shell(Dialect.SH),
-    "dash": Shell(Dialect.SH),
-    "ash": Shell(Dialect.SH),
-    "busybox": Shell(Dialect.SH),  # ShellCheck's `shell=busybox`; `#!/bin/busybox sh` is read as sh
-    "posix": Shell(Dialect.SH),  # a `shell=posix` directive
-    "bash": Shell(Dialect.BASH),
-    "ksh": Shell(Dialect.KSH),
-    "mksh": Shell(Dialect.KSH),
-    "ksh93": Shell(Dialect.KSH),
+    "sh": KnownShell(Dialect.SH),
+    "dash": KnownShell(Dialect.SH),
+    "ash": KnownShell(Dialect.SH),
+    "busybox": KnownShell(Dialect.SH, program=False),  # ShellCheck's `shell=busybox`; `#!/bin/busybox sh` is sh
+    "posix": KnownShell(Dialect.SH, program=False),  # a `shell=posix` directive
+    "bash": KnownShell(Dialect.BASH),
+    "ksh": KnownShell(Dialect.KSH),
+    "mksh": KnownShell(Dialect.KSH),
+    "ksh93": KnownShell(Dialect.KSH),
     # ShellCheck does not lint zsh and tree-sitter-bash does not parse its own
     # syntax, so folder walks and editors leave zsh scripts alone. A zsh script
     # named explicitly (pre-commit's `types: [shell]` passes *.zsh) is still
     # linted; fixes may then use what zsh shares with bash: here-strings, `|&`.
-    "zsh": Shell(Dialect.BASH, discovered=False),
+    "zsh": KnownShell(Dialect.BASH, discovered=False),
 }
+# The shells pipelint reads the `-c TEXT` and stdin scripts of, by program name.
+SHELL_PROGRAMS = tuple(name.encode() for name, shell in SHELLS.items() if shell.discovered and shell.program)
 EXTENSIONS = {".sh": Dialect.SH, ".bash": Dialect.BASH, ".ksh": Dialect.KSH, ".dash": Dialect.SH}
+_SCRIPT_SUFFIXES = tuple(EXTENSIONS)
 
 # Interpreters whose scripts are discovered, and the languageId values editors
 # send for them: VS Code "shellscript", Neovim/Emacs the filetype ("sh", "bash"), Helix "bash".
 DISCOVERED_SHELLS = frozenset(name for name, shell in SHELLS.items() if shell.discovered)
 LANGUAGE_IDS = frozenset({"shellscript"}) | DISCOVERED_SHELLS
 
-_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(?:shellcheck|pipelint:?)[ \t]+shell=([A-Za-z0-9_]+)", re.MULTILINE)
 _SHEBANG = re.compile(rb"^#![ \t]*(\S+)(?:[ \t]+(\S+))?")
 
 
@@ -98,7 +101,7 @@ def detect(source: bytes, path: str | None) -> Dialect:
     Defaulting to sh is the cautious choice: a fix that is valid sh is valid bash.
     """
     head = source[:4096]
-    directive = _DIRECTIVE.search(head)
+    directive = SHELL_DIRECTIVE.search(head)
     if directive:
         shell = SHELLS.get(directive.group(1).decode("ascii").lower())
         if shell is not None:
@@ -162,7 +165,7 @@ def is_shell_script(path: Path) -> bool:
     What `pipelint check DIR` picks (discovery.py), and how PL103 tells which
     files next to a script are scripts too.
     """
-    if path.name.endswith(tuple(EXTENSIONS)):
+    if has_script_extension(path.name):
         return True
     try:
         with open(path, "rb") as handle:
@@ -170,3 +173,13 @@ def is_shell_script(path: Path) -> bool:
     except OSError:
         return False
     return shebang_shell(head) in DISCOVERED_SHELLS
+
+
+def has_script_extension(name: str) -> bool:
+    """`x.sh`, `x.bash`, `x.ksh`, `x.dash`: a script by its name alone."""
+    return name.endswith(_SCRIPT_SUFFIXES)
+
+
+def is_shell_text(name: str | None, head: bytes) -> bool:
+    """A script by its file name or by the `#!` line at the start of its text (`is_shell_script` for text in hand)."""
+    return (name is not None and has_script_extension(name)) or shebang_shell(head[:256]) in DISCOVERED_SHELLS

@@ -10,7 +10,7 @@ import pytest
 from harness import assert_same_behaviour, lint
 
 from pipelint.shell import syntax
-from pipelint.engine.fixer import apply_edits
+from pipelint.finding import apply_edits
 from pipelint.finding import Edit
 from pipelint.lsp import directive
 from pipelint.lsp.directive import disable_edit

@@ -7,7 +7,7 @@ from harness import assert_same_behaviour, lint
 from lsp_client import apply_workspace_edit, code_actions, diagnostics, file_uri, open_document
 
 from pipelint.shell import syntax
-from pipelint.engine.fixer import apply_edits
+from pipelint.finding import apply_edits
 from pipelint.lsp.directive import disable_edit
 
 IN_THE_SERVER = pytest.mark.asyncio(loop_scope="module")

@@ -8,7 +8,7 @@ import pytest
 from harness import assert_lint, codes, fix, lint, run_script
 
 from pipelint.finding import Applicability, Severity
-from pipelint.engine.fixer import apply_edits
+from pipelint.finding import apply_edits
 
 DOC = Path(__file__).parent.parent.parent / "rules" / "PL103-stray-tee.md"
 

@@ -6,7 +6,7 @@ import pytest
 from harness import assert_lint, assert_same_behaviour, codes, lint
 
 from pipelint.finding import Applicability
-from pipelint.engine.fixer import apply_edits
+from pipelint.finding import apply_edits
 
 
 def streamed(script: str) -> str | None:

@@ -21,7 +21,7 @@ from pathlib import PurePath
 
 from pipelint.shell.dialect import EXTENSIONS
 from pipelint.finding import Edit, Finding
-from pipelint.engine.fixer import apply_edits
+from pipelint.finding import apply_edits
 from pipelint.embedded.hosts.kind import HostKind, HostScan
 from pipelint.embedded.regions import Piece, Region
 
@@ -150,7 +150,7 @@ def keeps_host(kind: HostKind, before: bytes, edits: Sequence[Edit], after: byte
     for was, now, changes in zip(old.regions, new.regions, inner):
         if apply_edits(was.text, changes) != now.text:
             return False
-        if (was.dialect, was.errexit, was.pipefail) != (now.dialect, now.errexit, now.pipefail):
+        if (was.dialect, was.options) != (now.dialect, now.options):
             return False
     return True
 

@@ -32,15 +32,15 @@ from pathlib import PurePath
 
 import dockerfile as buildkit
 
-from pipelint.engine.checker import ParseFailure
+from pipelint.finding import ParseFailure
 from pipelint.shell.dialect import SHELLS, Dialect, shebang_shell
 from pipelint.embedded.hosts.kind import HostScan
-from pipelint.embedded.hosts.shells import Shell, shell_of
+from pipelint.embedded.hosts.shells import HostShell, shell_of
 from pipelint.shell.positions import LineIndex
 from pipelint.embedded.regions import Part, Quoting, Region
-from pipelint.engine.suppression import Suppression, directive_codes
+from pipelint.shell.directives import Directive, written_codes
 
-DEFAULT_SHELL = Shell(Dialect.SH)  # `/bin/sh -c`
+DEFAULT_SHELL = HostShell(Dialect.SH)  # `/bin/sh -c`
 
 
 # Parser directives lead the file: `# escape=\``; the first other line ends them.
@@ -136,7 +136,7 @@ _BODY_RUNNERS = (
 )
 
 
-def _body_runner(command_text: bytes, shell: Shell) -> Shell | None:
+def _body_runner(command_text: bytes, shell: HostShell) -> HostShell | None:
     """The shell that runs the one here-document's body as its script, or None if the body is data."""
     for pattern in _BODY_RUNNERS:
         match = pattern.match(command_text)
@@ -152,7 +152,7 @@ def _body_runner(command_text: bytes, shell: Shell) -> Shell | None:
     return None
 
 
-def _run_region(command, lines: LineIndex, escape: bytes, shell: Shell) -> Region | None:
+def _run_region(command, lines: LineIndex, escape: bytes, shell: HostShell) -> Region | None:
     """The script one RUN runs, or None (exec form of a non-shell, an unknown SHELL)."""
     first, last = command.start_line - 1, command.end_line - 1
     logical = logical_line(lines, first, last, escape)
@@ -176,7 +176,7 @@ def _run_region(command, lines: LineIndex, escape: bytes, shell: Shell) -> Regio
 
 
 def _heredoc_region(
-    command, lines: LineIndex, logical: _Logical, parts: list[Part], shell: Shell, facts: dict
+    command, lines: LineIndex, logical: _Logical, parts: list[Part], shell: HostShell, facts: dict
 ) -> Region | None:
     following = logical.last_line + 1
     body_start = lines.line_starts[following] if following < len(lines.line_starts) else len(lines.source)
@@ -223,17 +223,18 @@ def _exec_form_region(command, logical: _Logical, anchor: int) -> Region | None:
     )
 
 
-def _directives_above(lines: LineIndex, first: int) -> frozenset[str]:
-    """Rule codes disabled by the comment lines right above line first."""
-    codes: set[str] = set()
+def _directives_above(lines: LineIndex, first: int) -> list[bytes]:
+    """The directive comments among the comment lines right above line first."""
+    found = []
     number = first - 1
     while number >= 0:
         content = lines.line_bytes(number).strip()
         if not content.startswith(b"#"):
             break
-        codes |= directive_codes(content) or frozenset()
+        if written_codes(content) is not None:
+            found.append(content)
         number -= 1
-    return frozenset(codes)
+    return found
 
 
 def _parse(source: bytes):
@@ -254,20 +255,20 @@ def scan(source: bytes) -> HostScan:
     escape = escape_character(lines)
     found = HostScan()
     shell = DEFAULT_SHELL
-    stage_shells: dict[str, Shell] = {}
+    stage_shells: dict[str, HostShell] = {}
     stage = None
     for index, command in enumerate(parsed):
         instruction = command.cmd.upper()
         first = command.start_line - 1
-        codes = _directives_above(lines, first)
-        if codes:
+        comments = _directives_above(lines, first)
+        if comments:
             start = 0 if index == 0 else lines.line_starts[first]
             end = (
                 len(source)
                 if index == 0
                 else lines.line_starts[command.end_line - 1] + len(lines.line_bytes(command.end_line - 1))
             )
-            found.suppressions.append(Suppression(codes, start, end))
+            found.directives.extend(Directive(comment, start, end) for comment in comments)
         if instruction == "FROM":
             if stage is not None:
                 stage_shells[stage] = shell

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from types import ModuleType
 
-from pipelint.engine.checker import ParseFailure
+from pipelint.finding import ParseFailure
 from pipelint.embedded.regions import Region
-from pipelint.engine.suppression import Suppression
+from pipelint.shell.directives import Directive
 
 
 @dataclass
@@ -19,7 +19,7 @@ class HostScan:
 
     regions: list[Region] = field(default_factory=list)
     failures: list[ParseFailure] = field(default_factory=list)  # where the file itself did not parse
-    suppressions: list[Suppression] = field(default_factory=list)  # host comments that disable rules
+    directives: list[Directive] = field(default_factory=list)  # host comments that may disable rules
 
 
 @dataclass(frozen=True)
