@@ -29,8 +29,8 @@ from pipelint.shell.dialect import Dialect
 from pipelint.embedded.heredoc_scripts import heredoc_region
 from pipelint.programs.launchers import DROPPED, PASSED
 from pipelint.embedded.regions import Quoting, Region, RegionBuilder
-from pipelint.programs.remote_commands import stdout_crosses_link
-from pipelint.embedded.shell_runners import FINDERS, LEADS, Script, scripts_run_by
+from pipelint.embedded.regions import stdout_crosses_link
+from pipelint.embedded.shell_runners import FINDERS, LEADS, InnerScript, scripts_run_by
 
 __all__ = ["FINDERS", "LEADS", "MAX_DEPTH", "find_regions", "words_region"]
 
@@ -117,9 +117,9 @@ def words_region(
     return builder.region(dialect, origin, anchor, **facts)
 
 
-def _region_of(script: Script) -> Region | None:
+def _region_of(script: InnerScript) -> Region | None:
     facts = {
-        "errexit": script.errexit,
+        "options": script.options,
         "stdout_over_network": script.stdout_over_network,
         "stdin_over_network": script.stdin_over_network,
     }

@@ -8,7 +8,7 @@ host text, so that:
 
 - a finding inside the region points at the host's bytes (`outer_span`);
 - a fix inside it is written back only where the edit round-trips the host's
-  quoting exactly (`outer_edit`): inside one piece, with content that piece's
+  quoting exactly (`place_edits`): inside one piece, with content that piece's
   quoting can hold unchanged. Anything else stays a finding without a fix.
 
 Text between pieces (the spaces `ssh` puts between its arguments, a
@@ -24,6 +24,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
+from tree_sitter import Node
+
+from pipelint.shell import syntax
 from pipelint.shell.dialect import Dialect
 from pipelint.finding import Edit
 
@@ -110,11 +113,11 @@ class Region:
     # Where the inner script starts in the host (for a finding that maps nowhere better).
     anchor: int = 0
     # Facts the inner script cannot see in its own text.
-    errexit: bool = False  # `set -e` in force from its first line (GitHub Actions' `bash -e`)
+    # `set -o` names in force from its first line: `bash -e -c '…'`, GitHub Actions' `bash -eo pipefail {0}`.
+    options: frozenset[str] = frozenset()
     # Whether anything sees the status of its last command: True for a file (its caller),
     # a Dockerfile RUN or a CI step; for `sh -c '…'`, whether the outer script sees that command's.
     status_handed_on: bool = True
-    pipefail: bool = False
     stdout_over_network: bool = False  # the remote command of `ssh`: its output crosses the link
     stdin_over_network: bool = False
     reports_parse_failures: bool = True  # False where the text may be partly the outer shell's words
@@ -128,11 +131,6 @@ class Region:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_starts", tuple(piece.inner for piece in self.pieces))
-
-    @classmethod
-    def whole(cls, source: bytes, dialect: Dialect) -> Region:
-        """A script file: every byte maps to itself."""
-        return cls(source, (Piece(0, 0, len(source)),), dialect, "the script")
 
     @classmethod
     def from_parts(cls, parts: Iterable[Part], dialect: Dialect, origin: str, **facts: object) -> Region:
@@ -200,11 +198,6 @@ class Region:
             return preceding[-1].outer + preceding[-1].length
         return self.pieces[0].outer if self.pieces else self.anchor
 
-    def outer_edit(self, edit: Edit) -> Edit | None:
-        """The same edit in host bytes, or None when the host's quoting cannot take it unchanged."""
-        placed = self._place(edit)
-        return placed if isinstance(placed, Edit) else None
-
     def _place(self, edit: Edit) -> Edit | str:
         """The edit in host bytes, or why it has no place there (for the advice a user reads)."""
         if edit.end > edit.start:
@@ -240,11 +233,6 @@ class Region:
             return "the edit would write the line that ends the here-document"
         return tuple(sorted(mapped))
 
-    def outer_edits(self, edits: Sequence[Edit]) -> tuple[Edit, ...] | None:
-        """All of a fix's edits in host bytes, or None when one of them has no place there (place_edits)."""
-        placed = self.place_edits(edits)
-        return None if isinstance(placed, str) else placed
-
     def _writes_terminator(self, edits: Sequence[Edit]) -> bool:
         """The edits leave more lines that read as a terminator than there were (leading TABs ignored: `<<-`).
 
@@ -265,14 +253,6 @@ class Region:
             return sum(line.lstrip(b"\t") in self.terminators for line in lines.split(b"\n"))
 
         return count(bytes(edited)) > count(text[start:end])
-
-    def inner_edit(self, edit: Edit) -> Edit | None:
-        """The inverse of outer_edit: a host edit as an edit of the text, or None when it is outside every piece."""
-        for piece in self.pieces:
-            if piece.outer <= edit.start and edit.end <= piece.outer + piece.length:
-                shift = piece.inner - piece.outer
-                return Edit(edit.start + shift, edit.end + shift, edit.content)
-        return None
 
     def shown(self, text: str) -> str:
         """text, read from this region's, with each placeholder back to the host text it stands for."""
@@ -384,3 +364,12 @@ class RegionBuilder:
         """
         facts.setdefault("reports_parse_failures", not self.expanded)
         return Region(bytes(self.text), tuple(self.pieces), dialect, origin, anchor=anchor, **facts)  # type: ignore[arg-type]
+
+
+def stdout_crosses_link(node: Node, region: Region | None) -> bool:
+    """node's stdout is the stdout of a remote command, which crosses the network link.
+
+    `ssh h "mysqldump db | gzip"`: gzip's output is the remote command's
+    output (`Region.stdout_over_network`), which ssh carries back.
+    """
+    return region is not None and region.stdout_over_network and syntax.writes_script_stdout(node)

@@ -35,7 +35,9 @@ from dataclasses import dataclass
 
 from tree_sitter import Node
 
+from pipelint.programs.table import Trait, has
 from pipelint.shell import syntax
+from pipelint.shell.options import ANY, read_set_words, read_shopt_words, shebang_options
 
 # Nodes whose body runs in a child shell: options set inside stay there.
 _SUBSHELLS = frozenset({"subshell", "command_substitution", "process_substitution"})
@@ -46,10 +48,6 @@ BLOCKS = frozenset(
 )
 NOT_STATEMENTS = frozenset({"condition", "value", "name"})
 BLOCKS_WITH_FIELDS = frozenset({"if_statement", "elif_clause", "case_item"})  # the blocks where they are
-_SHORT_OPTIONS = {"e": "errexit", "u": "nounset"}
-# Commands that may turn on any option: the file sourced, the text evaluated.
-MAY_SET_ANY_OPTION = frozenset({b".", b"source", b"eval"})
-ANY = "*"  # the option name of a command that may turn on any option
 
 
 @dataclass(frozen=True)
@@ -69,49 +67,6 @@ class _TurnOff:
 
     end: int
     reach: int
-
-
-@dataclass(frozen=True)
-class SetWords:
-    """What a `set` command's words do: options turned on, off, and whether some word is not known."""
-
-    on: frozenset[str]
-    off: frozenset[str]
-    unknown: bool
-
-
-def read_set_words(words: list[bytes | None]) -> SetWords:
-    """`set -e`, `set -euo pipefail`, `set +o errexit`, `set -$flags` (unknown): the options turned on and off."""
-    on: set[str] = set()
-    off: set[str] = set()
-    index = 0
-    while index < len(words):
-        word = words[index]
-        index += 1
-        if word is None:
-            return SetWords(frozenset(on), frozenset(off), unknown=True)
-        text = word.decode("utf-8", "replace")
-        if text[:1] not in ("-", "+") or text in ("--", "-"):
-            break
-        into = on if text[0] == "-" else off
-        letters = text[1:]
-        into.update(_SHORT_OPTIONS[letter] for letter in letters if letter in _SHORT_OPTIONS)
-        if "o" in letters and index < len(words):
-            name = words[index]
-            index += 1
-            if name is None:
-                return SetWords(frozenset(on), frozenset(off), unknown=True)
-            into.add(name.decode("utf-8", "replace"))
-    return SetWords(frozenset(on), frozenset(off), unknown=False)
-
-
-def shebang_options(shebang: bytes) -> frozenset[str]:
-    """`#!/bin/bash -e`, `#!/usr/bin/env -S bash -eo pipefail`: the options the interpreter line turns on."""
-    words = shebang[2:].split()
-    for index, word in enumerate(words):
-        if word.startswith(b"-") and word not in (b"-S",) and index > 0:
-            return read_set_words(list(words[index:])).on
-    return frozenset()
 
 
 class ShellOptions:
@@ -139,7 +94,7 @@ class ShellOptions:
         for name in from_start:
             self._turn_ons.setdefault(name, []).append(_TurnOn(0, 0, None, False))
         shebang = root.text[: root.text.find(b"\n")] if root.text.startswith(b"#!") else b""
-        for name in shebang_options(shebang):
+        for name in shebang_options(shebang).on:
             self._turn_ons.setdefault(name, []).append(_TurnOn(0, 0, None, False))
         function_names = {syntax.text(name) for node in functions if (name := node.child_by_field_name("name")) is not None}
         self._calls: list[int] = []  # starts of commands that call a script function, in order
@@ -147,25 +102,24 @@ class ShellOptions:
             program = program_of(node)
             if program in function_names:
                 self._calls.append(node.start_byte)
-            if program in (b"set", b"trap", b"shopt") or program in MAY_SET_ANY_OPTION:
+            # A command that runs code the script does not show (`. FILE`, `eval`) may turn on any option.
+            if has(program, Trait.SETS_OPTIONS) or has(program, Trait.RUNS_OTHER_CODE):
                 self._read_command(node, program)
         self._calls.sort()
         self._set_in_functions = {name for name, found in self._turn_ons.items() if any(t.in_function for t in found)}
 
     def _read_command(self, node: Node, program: bytes) -> None:
         words = [syntax.literal_value(word) for word in syntax.arguments(node)]
-        if program in MAY_SET_ANY_OPTION:
+        if has(program, Trait.RUNS_OTHER_CODE):
             self._runs_other_code = True
             self._add_turn_on(ANY, node)
         elif program == b"trap":  # an ERR trap runs on every failing command, as errexit stops on it
             if b"ERR" in words:
                 self._add_turn_on("errexit", node, undone_by_off=False)
-        elif program == b"shopt":  # `shopt -so pipefail`, `shopt -s -o errexit`
-            flags = b"".join(word[1:] for word in words if word is not None and word.startswith(b"-"))
-            if b"o" in flags and b"s" in flags:
-                for word in words:
-                    if word is None or not word.startswith(b"-"):
-                        self._add_turn_on(ANY if word is None else word.decode("utf-8", "replace"), node)
+        elif program == b"shopt":  # `shopt -so pipefail`, `shopt -s lastpipe` (a `shopt -u` is not followed)
+            read = read_shopt_words(words)
+            for name in read.on | ({ANY} if read.unknown else set()):
+                self._add_turn_on(name, node)
         else:
             read = read_set_words(words)
             for name in read.on | ({ANY} if read.unknown else set()):

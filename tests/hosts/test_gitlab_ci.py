@@ -122,7 +122,7 @@ def test_a_list_is_one_script_run_as_posix_sh_with_errexit():
         0,
     ]  # `before_script`, `script` (4 items, one of 4 lines), `after_script`
     assert regions[1].text.startswith(b"echo setup\ncat data.csv | sort\nfor f in")
-    assert {(r.dialect, r.errexit) for r in regions} == {(Dialect.SH, True)}
+    assert {(r.dialect, "errexit" in r.options) for r in regions} == {(Dialect.SH, True)}
 
 
 def test_an_anchored_script_is_linted_once():

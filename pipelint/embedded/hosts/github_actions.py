@@ -21,23 +21,22 @@ from functools import partial
 
 import yaml
 
-from pipelint.shell.dialect import Dialect
 from pipelint.embedded.hosts import yaml_scripts
-from pipelint.embedded.hosts.shells import NOT_A_SHELL, Shell, shell_of
-from pipelint.embedded.hosts.yaml_scripts import Document, Script, get, items, scalars_under, string
+from pipelint.embedded.hosts.shells import NOT_A_SHELL, HostShell, shell_of
+from pipelint.embedded.hosts.yaml_scripts import Document, YamlScript, get, items, scalars_under, string
 
 EXPRESSION = re.compile(rb"\$\{\{.*?\}\}")
 
 # `shell:` keywords and what GitHub runs for them.
 _KEYWORDS = {
-    "bash": Shell(Dialect.BASH, errexit=True, pipefail=True),  # bash --noprofile --norc -eo pipefail {0}
-    "sh": Shell(Dialect.SH, errexit=True),  # sh -e {0}
+    "bash": shell_of(["bash", "--noprofile", "--norc", "-eo", "pipefail"]),  # ... {0}
+    "sh": shell_of(["sh", "-e"]),  # sh -e {0}
 }
-_UNSPECIFIED = Shell(Dialect.BASH, errexit=True)  # bash -e {0}
-_UNSPECIFIED_IN_CONTAINER = Shell(Dialect.SH, errexit=True)  # the image may have no bash: read as sh
+_UNSPECIFIED = shell_of(["bash", "-e"])  # bash -e {0}
+_UNSPECIFIED_IN_CONTAINER = shell_of(["sh", "-e"])  # the image may have no bash: read as sh
 
 
-def named_shell(value: str) -> Shell:
+def named_shell(value: str) -> HostShell:
     """What a `shell:` value runs; NOT_A_SHELL for PowerShell, Python, an expression and the like."""
     if value in _KEYWORDS:
         return _KEYWORDS[value]
@@ -62,7 +61,7 @@ def _default_shell(node: yaml.Node | None) -> str | None:
 
 def _step_scripts(
     steps: yaml.Node | None, default: str | None, platform: str, in_container: bool, where: str
-) -> list[Script]:
+) -> list[YamlScript]:
     found = []
     if not isinstance(steps, yaml.SequenceNode):
         return found
@@ -81,7 +80,7 @@ def _step_scripts(
             continue
         key = next(name for name, value in step.value if value is run)
         found.append(
-            Script(
+            YamlScript(
                 (run,),
                 key.start_mark.column,
                 shell.dialect,
@@ -93,8 +92,8 @@ def _step_scripts(
     return found
 
 
-def scripts(doc: Document) -> list[Script]:
-    found: list[Script] = []
+def scripts(doc: Document) -> list[YamlScript]:
+    found: list[YamlScript] = []
     for root in doc.roots:
         workflow_default = _default_shell(root)
         for name, job in items(get(root, "jobs")):

@@ -20,14 +20,17 @@ import yaml
 
 from pipelint.shell.dialect import Dialect
 from pipelint.embedded.hosts import yaml_scripts
-from pipelint.embedded.hosts.yaml_scripts import Document, Script, flattened, items, string
+from pipelint.embedded.hosts.shells import shell_of
+from pipelint.embedded.hosts.yaml_scripts import Document, YamlScript, flattened, items, string
 
 SCRIPT_KEYS = ("before_script", "script", "after_script")
+# The Runner's `set -eo pipefail` (under bash; read as in force whatever the shell).
+_RUNNER_OPTIONS = shell_of(["bash", "-eo", "pipefail"]).options
 # Top-level keys that are no job (GitLab's "CI/CD YAML syntax reference", global keywords).
 _GLOBAL_KEYS = frozenset({"include", "stages", "variables", "workflow", "image", "services", "cache", "spec"})
 
 
-def _job_scripts(name: str, job: yaml.Node) -> list[Script]:
+def _job_scripts(name: str, job: yaml.Node) -> list[YamlScript]:
     found = []
     for key, value in items(job):
         if string(key) not in SCRIPT_KEYS:
@@ -36,12 +39,12 @@ def _job_scripts(name: str, job: yaml.Node) -> list[Script]:
         if nodes:
             where = "`default:`" if name == "default" else f"job `{name}`"
             origin = f"the `{key.value}` of {where}"
-            found.append(Script(nodes, key.start_mark.column, Dialect.SH, origin, errexit=True, pipefail=True))
+            found.append(YamlScript(nodes, key.start_mark.column, Dialect.SH, origin, options=_RUNNER_OPTIONS))
     return found
 
 
-def scripts(doc: Document) -> list[Script]:
-    found: list[Script] = []
+def scripts(doc: Document) -> list[YamlScript]:
+    found: list[YamlScript] = []
     for root in doc.roots:
         for key, value in items(root):
             name = string(key)

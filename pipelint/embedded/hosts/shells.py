@@ -6,48 +6,37 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from pipelint.shell.dialect import SHELLS, Dialect
+from pipelint.shell.options import read_shell_arguments
 
 
 @dataclass(frozen=True)
-class Shell:
+class HostShell:
     """The dialect a host's scripts are read in, and the options in force from their first line.
 
     dialect None: not a shell pipelint reads (pwsh, python, cmd): the scripts are left alone.
     """
 
     dialect: Dialect | None
-    errexit: bool = False
-    pipefail: bool = False
+    options: frozenset[str] = frozenset()  # `set -o` names on from the start: `bash -eo pipefail` gives two
 
     @property
-    def facts(self) -> dict[str, bool]:
-        return {"errexit": self.errexit, "pipefail": self.pipefail}
+    def facts(self) -> dict[str, frozenset[str]]:
+        """What the regions of its scripts carry (`regions.Region.options`)."""
+        return {"options": self.options}
 
 
-NOT_A_SHELL = Shell(None)
+NOT_A_SHELL = HostShell(None)
 
 
-def shell_of(argv: tuple[str, ...] | list[str]) -> Shell:
+def shell_of(argv: tuple[str, ...] | list[str]) -> HostShell:
     """The shell an argument vector starts: `["/bin/bash", "-eo", "pipefail", "-c"]`, `bash --noprofile -e {0}`.
 
-    Options are read up to the first word that is none; `-o pipefail`, `-e`
-    and clusters (`-euxo pipefail`) count.
+    Its options are read as the shell reads its command line (`shell.options`).
     """
     if not argv:
         return NOT_A_SHELL
     known = SHELLS.get(PurePath(argv[0]).name)
     if known is None or not known.discovered:
         return NOT_A_SHELL
-    errexit = pipefail = False
-    words = iter(argv[1:])
-    for word in words:
-        if not word.startswith("-") or word.startswith("--"):
-            if word.startswith("--"):
-                continue  # --noprofile, --norc
-            break
-        if "o" in word:  # `-o pipefail`, `-eo pipefail`
-            option = next(words, "")
-            pipefail |= option == "pipefail"
-            errexit |= option == "errexit"
-        errexit |= "e" in word
-    return Shell(known.dialect, errexit, pipefail)
+    options = read_shell_arguments([word.encode("utf-8", "surrogateescape") for word in argv[1:]])
+    return HostShell(known.dialect, options.on)

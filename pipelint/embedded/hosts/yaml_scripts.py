@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import yaml
 
-from pipelint.engine.checker import ParseFailure
+from pipelint.finding import ParseFailure
 from pipelint.shell.dialect import Dialect
 from pipelint.embedded.hosts.kind import HostScan
 from pipelint.shell.positions import CharacterOffsets
@@ -317,7 +317,7 @@ def _opaque(parts: list[Part], pattern: re.Pattern[bytes] | None) -> tuple[list[
 
 
 @dataclass(frozen=True)
-class Script:
+class YamlScript:
     """Scalars that make one script (GitLab's list items run as one), and how they run."""
 
     nodes: tuple[yaml.ScalarNode, ...]
@@ -325,11 +325,10 @@ class Script:
     dialect: Dialect
     origin: str
     editable: bool = True  # False: the host may run it under another shell too (no fixes)
-    errexit: bool = False
-    pipefail: bool = False
+    options: frozenset[str] = frozenset()  # `set -o` names in force from the first line
 
 
-def script_region(doc: Document, script: Script, expressions: re.Pattern[bytes] | None = None) -> Region:
+def script_region(doc: Document, script: YamlScript, expressions: re.Pattern[bytes] | None = None) -> Region:
     """The region of a script: its scalars' values, a line break between two."""
     parts: list[Part] = []
     for index, node in enumerate(script.nodes):
@@ -341,7 +340,7 @@ def script_region(doc: Document, script: Script, expressions: re.Pattern[bytes] 
     parts, words = _opaque(parts, expressions)
     # Only numbered placeholders can be told apart in a message; `_____` may be the script's own.
     shown = tuple((placeholder, expression) for placeholder, expression in words if placeholder.strip(b"_"))
-    facts = {"errexit": script.errexit, "pipefail": script.pipefail, "anchor": anchor, "opaque": shown}
+    facts = {"options": script.options, "anchor": anchor, "opaque": shown}
     return Region.from_parts(parts, script.dialect, script.origin, **facts)
 
 
@@ -369,7 +368,7 @@ def same_tree(before: yaml.Node, after: yaml.Node, exempt: set[int]) -> bool:
     return True
 
 
-ScriptFinder = Callable[[Document], list[Script]]
+ScriptFinder = Callable[[Document], list[YamlScript]]
 
 
 def scan(source: bytes, find: ScriptFinder, expressions: re.Pattern[bytes] | None = None) -> HostScan:
@@ -380,7 +379,7 @@ def scan(source: bytes, find: ScriptFinder, expressions: re.Pattern[bytes] | Non
     return HostScan(regions=[script_region(doc, script, expressions) for script in distinct(find(doc))])
 
 
-def distinct(scripts: list[Script]) -> list[Script]:
+def distinct(scripts: list[YamlScript]) -> list[YamlScript]:
     """Each script once: the same scalars run the same way again through an alias (another job) add nothing.
 
     Scalars shared by scripts that differ (another shell, other items before
@@ -393,8 +392,7 @@ def distinct(scripts: list[Script]) -> list[Script]:
             tuple(id(node) for node in script.nodes),
             script.dialect,
             script.editable,
-            script.errexit,
-            script.pipefail,
+            script.options,
         )
         if key not in seen:
             seen.add(key)

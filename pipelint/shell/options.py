@@ -1,0 +1,190 @@
+"""The one reader of shell options: what `set`, `shopt`, a shell's command line and `#!` turn on or off.
+
+A safe fix may depend on whether `errexit`, `nounset`, `pipefail`,
+`lastpipe` or `posix` is in force. Every way a script's shell gets one is
+read here, and nowhere else:
+
+- `set -e`, `set -o errexit`, `set -euo pipefail`, `set +e`, `set -$flags`
+  (unknown: it may turn on anything);
+- `shopt -s lastpipe`, `shopt -so pipefail` (`-o`: the names of `set -o`);
+- a shell's own command line: `bash -e -o pipefail -O lastpipe --posix -c
+  '…'`, `sh -ec '…'`, a Dockerfile's `SHELL ["/bin/bash", "-eo",
+  "pipefail", "-c"]`, a workflow's `shell: bash -e {0}`;
+- the interpreter line: `#!/bin/bash -e`, `#!/usr/bin/env -S bash -eo pipefail`;
+- `SHELLOPTS` in the environment, which bash reads when it starts
+  (`SHELLOPTS=errexit:pipefail bash -c '…'`, or exported by the script).
+
+Where options then are in force in a script (subshells, `set +e` later, a
+function called elsewhere) is `facts.shell_options`'s question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# The single-letter options of `set` (and of a shell's command line), by their `set -o` names (bash(1) "set").
+SHORT_OPTIONS = {
+    "a": "allexport", "b": "notify", "e": "errexit", "f": "noglob", "h": "hashall", "k": "keyword",
+    "m": "monitor", "n": "noexec", "p": "privileged", "t": "onecmd", "u": "nounset", "v": "verbose",
+    "x": "xtrace", "B": "braceexpand", "C": "noclobber", "E": "errtrace", "H": "histexpand", "P": "physical",
+    "T": "functrace",
+}  # fmt: skip
+# What a shell's long options on its command line turn on.
+_LONG_OPTIONS = {"--posix": "posix"}
+# A shell's own command-line options that take the next word (bash's `--rcfile FILE`).
+_LONG_WITH_VALUE = frozenset({"--rcfile", "--init-file"})
+
+ANY = "*"  # the name standing for "any option": a word that cannot be read may turn on any
+
+
+@dataclass(frozen=True)
+class OptionWords:
+    """What some words do to the shell's options: those turned on, off, and whether some word is not known."""
+
+    on: frozenset[str] = frozenset()
+    off: frozenset[str] = frozenset()
+    unknown: bool = False  # a computed word (`set $opts`): it may turn on anything
+
+    def turns_on(self, name: str) -> bool:
+        """Whether name is on after these words, as far as they are known."""
+        return name in self.on or self.unknown
+
+
+NONE = OptionWords()
+
+
+def read_set_words(words: Sequence[bytes | None]) -> OptionWords:
+    """`set -e`, `set -euo pipefail`, `set +o errexit`, `set -$flags` (unknown): the options turned on and off.
+
+    words: the arguments of `set`, each its static value or None where computed.
+    The first word that is no option (`set -- a b`, `set x`) ends them.
+    """
+    reader = _Reader(words)
+    while reader.more():
+        word = reader.next()
+        if word is None:
+            return reader.unknown()
+        if word[:1] not in (b"-", b"+") or word in (b"--", b"-", b"+"):
+            break
+        if not reader.read_cluster(word, takes_o=True):
+            return reader.unknown()
+    return reader.result()
+
+
+def read_shopt_words(words: Sequence[bytes | None]) -> OptionWords:
+    """`shopt -s lastpipe`, `shopt -u lastpipe`, `shopt -so pipefail` (`-o`: a `set -o` name).
+
+    `shopt` without -s or -u only prints: it turns nothing on or off.
+    """
+    flags = b""
+    names: list[bytes | None] = []
+    for word in words:
+        if word is not None and word.startswith(b"-") and not names:
+            flags += word[1:]
+        else:
+            names.append(word)
+    if b"s" not in flags and b"u" not in flags:
+        return NONE
+    if any(name is None for name in names):
+        return OptionWords(unknown=b"s" in flags)
+    named = frozenset(name.decode("utf-8", "replace") for name in names if name is not None)
+    return OptionWords(on=named) if b"s" in flags else OptionWords(off=named)
+
+
+def read_shell_arguments(words: Sequence[bytes | None]) -> OptionWords:
+    """The options a shell's own command line turns on: `bash -e -o pipefail -O lastpipe --posix -c '…'`.
+
+    words: the shell's arguments after its name. Options end at the first
+    operand (the script file, or the text `-c` runs) or at `--`; `-c` and `-s`
+    are read as flags, so `bash -ec 'cmd'` and `sh -c -e 'cmd'` both turn on
+    errexit. An option word that is computed (`bash $opts -c …`) makes the
+    result unknown.
+    """
+    reader = _Reader(words)
+    while reader.more():
+        word = reader.next()
+        if word is None:
+            return reader.unknown()
+        if word == b"--" or word == b"-":
+            break
+        if word.startswith(b"--"):
+            name = word.decode("utf-8", "replace")
+            if name in _LONG_OPTIONS:
+                reader.turn(_LONG_OPTIONS[name], True)
+            elif name in _LONG_WITH_VALUE:
+                reader.next()
+            continue  # --noprofile, --norc, --login: no option of `set`
+        if word[:1] not in (b"-", b"+"):
+            break
+        if not reader.read_cluster(word, takes_o=True, takes_capital_o=True):
+            return reader.unknown()
+    return reader.result()
+
+
+def shebang_options(line: bytes) -> OptionWords:
+    """`#!/bin/bash -e`, `#!/usr/bin/env -S bash -eo pipefail`: what the interpreter line turns on.
+
+    The kernel passes everything after the interpreter as one word, except
+    through `env -S`, which splits it: both are read as the shell would read
+    its command line, from the first word that starts with `-`.
+    """
+    words = line[2:].split() if line.startswith(b"#!") else []
+    for index, word in enumerate(words):
+        if index > 0 and word.startswith((b"-", b"+")) and word != b"-S":
+            return read_shell_arguments(words[index:])
+    return NONE
+
+
+def shellopts_value(value: bytes | None) -> OptionWords:
+    """`SHELLOPTS=errexit:pipefail`: the `set -o` names bash turns on when it starts with it in the environment."""
+    if value is None:
+        return OptionWords(unknown=True)
+    return OptionWords(on=frozenset(name.decode("utf-8", "replace") for name in value.split(b":") if name))
+
+
+class _Reader:
+    """Words read one by one, with what they turned on and off so far."""
+
+    def __init__(self, words: Sequence[bytes | None]) -> None:
+        self._words = words
+        self._index = 0
+        self.on: set[str] = set()
+        self.off: set[str] = set()
+
+    def more(self) -> bool:
+        return self._index < len(self._words)
+
+    def next(self) -> bytes | None:
+        word = self._words[self._index] if self.more() else b""
+        self._index += 1
+        return word
+
+    def read_cluster(self, word: bytes, *, takes_o: bool, takes_capital_o: bool = False) -> bool:
+        """`-euo pipefail`, `+e`, `-O lastpipe`: letters, and the names `o`/`O` take from the next words.
+
+        False when a name `o` or `O` takes is computed.
+        """
+        turn_on = word[:1] == b"-"
+        for letter in word[1:].decode("latin-1"):
+            if letter in SHORT_OPTIONS:
+                self.turn(SHORT_OPTIONS[letter], turn_on)
+            elif (letter == "o" and takes_o) or (letter == "O" and takes_capital_o):
+                if not self.more():
+                    continue  # `set -o` alone prints the options
+                name = self.next()
+                if name is None:
+                    return False
+                self.turn(name.decode("utf-8", "replace"), turn_on)
+        return True
+
+    def turn(self, name: str, on: bool) -> None:
+        """The later word wins: `set -e +e` leaves errexit off."""
+        (self.on if on else self.off).add(name)
+        (self.off if on else self.on).discard(name)
+
+    def unknown(self) -> OptionWords:
+        return OptionWords(frozenset(self.on), frozenset(self.off), unknown=True)
+
+    def result(self) -> OptionWords:
+        return OptionWords(frozenset(self.on), frozenset(self.off))
