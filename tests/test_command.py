@@ -6,7 +6,8 @@ import pytest
 from tree_sitter import Query
 
 from pipelint.programs import command
-from pipelint.shell import pipeline, syntax
+from pipelint.programs import pipeline
+from pipelint.shell import syntax
 
 
 def read(script: str) -> command.Command:

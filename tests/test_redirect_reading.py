@@ -14,7 +14,8 @@ import pytest
 from harness import assert_same_behaviour, fix, lint
 
 from pipelint.programs import command
-from pipelint.shell import pipeline, syntax
+from pipelint.programs import pipeline
+from pipelint.shell import syntax
 
 
 def commands(source: bytes) -> dict[bytes, command.Command]:

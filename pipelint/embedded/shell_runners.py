@@ -8,9 +8,9 @@ A command hands shell text to a shell in one of two ways:
   reads its script there (`bash <<EOF`, `sh -s <<EOF`, `ssh HOST <<'EOF'`,
   `ssh HOST bash -s <<EOF`, `su - USER <<EOF`, `docker exec -i C sh <<EOF`).
 
-`scripts_run_by(command, remote_dialect)` returns a `Script` for each, read
+`scripts_run_by(command, remote_dialect)` returns an `InnerScript` for each, read
 through wrappers (`sudo`, `nice`, `sshpass`) and launchers (`docker exec`,
-`kubectl exec`, `xargs`, `find -exec`: launchers.py). Turning a Script into
+`kubectl exec`, `xargs`, `find -exec`: launchers.py). Turning an InnerScript into
 a Region (quote removal, here-document rules) is embedded.py's part.
 
 The inner text's dialect is the shell that runs it: `bash -c` bash, `sh -c`
@@ -31,26 +31,27 @@ from pipelint.programs import command as commands
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
 from pipelint.shell.dialect import SHELLS, Dialect
-from pipelint.programs.launchers import LAUNCHERS, PASSED, launches
-from pipelint.programs.table import WRAPPERS
+from pipelint.shell.options import ANY, read_shell_arguments
+from pipelint.programs.launchers import LAUNCHERS, PASSED, launches, remote_command
+from pipelint.programs.table import WRAPPERS, Trait, has, named, spec_for
 
 # How many launchers deep a command line is read (`docker exec C xargs sh -c …` is two).
 MAX_LAUNCHES = 3
 
-_SHELL_NAMES = frozenset({b"sh", b"bash", b"dash", b"ksh", b"mksh", b"ash"})
-_SSH_NAMES = frozenset({b"ssh", b"autossh"})
-_SU_NAMES = frozenset({b"su", b"runuser"})
 # ssh options after which it runs no remote command, or not one a shell reads:
 # -N none, -s a subsystem, -W stdio forwarding, -O a control command, -G/-V/-Q only print.
 _SSH_NO_SHELL = ("-N", "-s", "-W", "-O", "-G", "-V", "-Q")
 
 # First words that may lead to a script: the programs below and the wrappers
 # and launchers the model sees through to them. Only these commands are read.
-LEADS = _SHELL_NAMES | _SSH_NAMES | _SU_NAMES | frozenset(WRAPPERS) | frozenset(LAUNCHERS)
+LEADS = (
+    named(Trait.SHELL) | named(Trait.REMOTE_SHELL) | named(Trait.SWITCHES_USER) | frozenset(WRAPPERS)
+    | frozenset(LAUNCHERS)
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
-class Script:
+class InnerScript:
     """Shell text a command runs, as the host script holds it."""
 
     dialect: Dialect
@@ -59,40 +60,40 @@ class Script:
     redirect: Node | None = None  # or the here-document / here-string on a shell's stdin
     substituted: bytes = b""  # what a launcher replaces in the text first (`{}`)
     prefix: bytes = b""  # what the first word holds before the text: `--command=` of `su --command='…'`
-    errexit: bool = False
+    options: frozenset[str] = frozenset()  # `set -o` names its shell's command line turns on: `bash -e -c`
     status: str = PASSED  # what becomes of its exit status: launchers.Launch.status
     stdout_over_network: bool = False  # ssh's remote command: its output crosses the link
     stdin_over_network: bool = False
 
 
 def shell_dialect(program: bytes | None) -> Dialect | None:
-    """The dialect of a shell a script names as a program; None for zsh and non-shells."""
-    shell = SHELLS.get(syntax.basename(program or b"").decode("utf-8", "replace"))  # type: ignore[union-attr]
-    return shell.dialect if shell is not None and shell.discovered else None
+    """The dialect of a shell a script names as a program (`/bin/bash`); None for zsh and non-shells."""
+    name = syntax.basename(program or b"")
+    return SHELLS[name.decode()].dialect if has(name, Trait.SHELL) else None  # type: ignore[union-attr]
 
 
 def _name(command: Command) -> str:
     return (command.program or b"").decode("utf-8", "replace")
 
 
-def _shell_c(command: Command, remote_dialect: Dialect) -> list[Script]:
+def _shell_c(command: Command, remote_dialect: Dialect) -> list[InnerScript]:
     """`sh -c 'SCRIPT' [ARG0 ARG…]`, `bash -ec '…'`: the script the shell runs."""
     dialect = shell_dialect(command.program)
     if dialect is None or not command.exact or not command.has("-c") or not command.operands:
         return []
     origin = f"the script `{_name(command)} -c` runs"
-    return [Script(dialect, origin, command.operands[:1], errexit=command.has("-e"))]
+    return [InnerScript(dialect, origin, command.operands[:1], options=_command_line_options(command))]
 
 
-def _ssh(command: Command, remote_dialect: Dialect) -> list[Script]:
+def _ssh(command: Command, remote_dialect: Dialect) -> list[InnerScript]:
     """`ssh [opts] HOST [opts] WORDS…`: the remote command; with none, a here-document is the script."""
-    if command.program not in _SSH_NAMES or not command.exact or not command.operands:
+    if not has(command.program, Trait.REMOTE_SHELL) or not command.exact or not command.operands:
         return []
     remote = command.operands[1:]
     options = list(command.options)
     if remote and (syntax.literal_value(remote[0]) or b"").startswith(b"-"):
         # OpenSSH reads options after the host too: `ssh host -t 'cmd'`.
-        split = commands.split_arguments(remote, commands.spec_for(b"ssh"))
+        split = commands.split_arguments(remote, spec_for(b"ssh"))
         if not split.exact:
             return []
         options += split.options
@@ -104,7 +105,7 @@ def _ssh(command: Command, remote_dialect: Dialect) -> list[Script]:
     facts = {"stdout_over_network": True, "stdin_over_network": reads_stdin}
     found = []
     if remote:
-        found.append(Script(remote_dialect, f"the command `{_name(command)}` runs remotely", tuple(remote), **facts))
+        found.append(InnerScript(remote_dialect, f"the command `{_name(command)}` runs remotely", tuple(remote), **facts))
     if reads_stdin:
         dialect = _remote_stdin_shell(command.node, remote, remote_dialect)
         found += _fed_script(command, dialect, f"the here-document `{_name(command)}` runs remotely", **facts)
@@ -118,16 +119,7 @@ def _remote_stdin_shell(node: Node, remote: Sequence[Node], remote_dialect: Dial
     """
     if not remote:
         return remote_dialect
-    if len(remote) == 1:  # `ssh h 'sudo bash -s'`: one word the remote shell splits
-        value = syntax.literal_value(remote[0])
-        if value is None:
-            return None
-        statements = syntax.parse(value).root_node.named_children
-        if len(statements) != 1 or statements[0].type != "command":
-            return None
-        launched: Command | None = commands.read(statements[0])
-    else:
-        launched = commands.read_words(node, remote)
+    launched = remote_command(node, remote)  # `ssh h 'sudo bash -s'`: one word the remote shell splits
     return None if launched is None else _stdin_script_dialect(launched)
 
 
@@ -141,9 +133,9 @@ def _stdin_script_dialect(command: Command) -> Dialect | None:
     return dialect
 
 
-def _su(command: Command, remote_dialect: Dialect) -> list[Script]:
+def _su(command: Command, remote_dialect: Dialect) -> list[InnerScript]:
     """`su [-] USER -c 'CMD'` (and `su -c CMD USER`); `su - USER <<EOF` reads its script from stdin."""
-    if command.program not in _SU_NAMES or not command.exact or command.has("-u", "--user"):
+    if not has(command.program, Trait.SWITCHES_USER) or not command.exact or command.has("-u", "--user"):
         return []
     shell = command.option("-s") or command.option("--shell")
     dialect = remote_dialect if shell is None else shell_dialect(shell.value)
@@ -154,46 +146,64 @@ def _su(command: Command, remote_dialect: Dialect) -> list[Script]:
         return _fed_script(command, dialect, f"the here-document `{_name(command)}` runs")
     origin = f"the command `{_name(command)} -c` runs"
     if given.value_node is not None:
-        return [Script(dialect, origin, (given.value_node,))]
+        return [InnerScript(dialect, origin, (given.value_node,))]
     # `-c'CMD'`, `--command='CMD'`: the text is the rest of the option's word.
     # A cluster (`-lc'…'`) does not start with the prefix: words_region gives up on it.
     attached = given.name.encode() + (b"=" if given.name == "--command" else b"")
-    return [Script(dialect, origin, (given.node,), prefix=attached)]
+    return [InnerScript(dialect, origin, (given.node,), prefix=attached)]
 
 
-def _watch(command: Command, remote_dialect: Dialect) -> list[Script]:
+def _watch(command: Command, remote_dialect: Dialect) -> list[InnerScript]:
     """`watch [opts] WORDS…` runs the joined words with `sh -c` (`watch -x` launches them instead)."""
     if command.program != b"watch" or not command.exact or command.has("-x", "--exec") or not command.operands:
         return []
-    return [Script(Dialect.SH, "the command `watch` runs", command.operands)]
+    return [InnerScript(Dialect.SH, "the command `watch` runs", command.operands)]
 
 
-def _flock_c(command: Command, remote_dialect: Dialect) -> list[Script]:
+def _flock_c(command: Command, remote_dialect: Dialect) -> list[InnerScript]:
     """`flock [opts] FILE -c CMD`: flock runs CMD with `$SHELL -c` (/bin/sh when unset)."""
     operands = command.operands
     if command.program != b"flock" or not command.exact or len(operands) != 3:
         return []
     if syntax.literal_value(operands[1]) not in (b"-c", b"--command"):
         return []
-    return [Script(remote_dialect, "the command `flock -c` runs", operands[2:])]
+    return [InnerScript(remote_dialect, "the command `flock -c` runs", operands[2:])]
 
 
-def _stdin_shell(command: Command, remote_dialect: Dialect) -> list[Script]:
+def _stdin_shell(command: Command, remote_dialect: Dialect) -> list[InnerScript]:
     """`bash <<EOF`, `sh -s ARG <<'EOF'`, `sudo -u x bash <<<'…'`: the shell reads its script from stdin."""
     dialect = _stdin_script_dialect(command)
     if dialect is None:
         return []
-    return _fed_script(command, dialect, f"the here-document `{_name(command)}` runs", errexit=command.has("-e"))
+    origin = f"the here-document `{_name(command)}` runs"
+    return _fed_script(command, dialect, origin, options=_command_line_options(command))
 
 
-def _fed_script(command: Command, dialect: Dialect | None, origin: str, **facts: bool) -> list[Script]:
+def _command_line_options(shell: Command) -> frozenset[str]:
+    """What the shell's own command line turns on (`bash -o errexit -c`, `sh -ec`); any option where a word is computed."""
+    read = read_shell_arguments([_option_word(word) for word in shell.arguments])
+    return read.on | {ANY} if read.unknown else read.on
+
+
+def _option_word(word: Node) -> bytes | None:
+    """A word's static value; a computed word as written unless it may be an option (`"$opts"`: None).
+
+    A computed word that cannot start with `-` (`"cat $f | wc -l"`) is an operand, and ends the options.
+    """
+    value = syntax.literal_value(word)
+    if value is None and not syntax.text(word).lstrip(b"\"'").startswith(b"-"):
+        return syntax.text(word)
+    return value
+
+
+def _fed_script(command: Command, dialect: Dialect | None, origin: str, **facts: object) -> list[InnerScript]:
     """The here-document or here-string command's stdin comes from, as a script in dialect."""
     redirect = _stdin_text(command)
     if redirect is None or dialect is None:
         return []
     if redirect.type == "herestring_redirect":
         origin = origin.replace("here-document", "here-string")
-    return [Script(dialect, origin, redirect=redirect, **facts)]  # type: ignore[arg-type]
+    return [InnerScript(dialect, origin, redirect=redirect, **facts)]  # type: ignore[arg-type]
 
 
 def _stdin_text(command: Command) -> Node | None:
@@ -234,7 +244,7 @@ def _heredoc_through_cat(node: Node) -> Node | None:
 FINDERS = (_shell_c, _stdin_shell, _ssh, _su, _watch, _flock_c)
 
 
-def scripts_run_by(command: Command, remote_dialect: Dialect = Dialect.SH, depth: int = 0) -> list[Script]:
+def scripts_run_by(command: Command, remote_dialect: Dialect = Dialect.SH, depth: int = 0) -> list[InnerScript]:
     """The shell text command runs, directly or through launchers (`docker exec C sh -c '…'`)."""
     found = [script for finder in FINDERS for script in finder(command, remote_dialect)]
     if depth >= MAX_LAUNCHES:

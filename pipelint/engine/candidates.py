@@ -26,7 +26,7 @@ from tree_sitter import Node, Query
 from pipelint.embedded import find as embedded
 from pipelint.facts import script as facts
 from pipelint.shell import syntax
-from pipelint.shell import pipeline as pipelines
+from pipelint.programs import pipeline as pipelines
 from pipelint.programs.table import WRAPPERS
 from pipelint.rule import Rule
 

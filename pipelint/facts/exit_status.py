@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from pipelint.programs.table import Trait, has
 from pipelint.shell import syntax
 from pipelint.facts.script import ScriptFacts
 from pipelint.facts.shell_options import BLOCKS_WITH_FIELDS, NOT_STATEMENTS
@@ -189,7 +190,7 @@ def _reads_status_next(node: Node) -> bool:
     text = syntax.text(following)
     if b"$?" in text or b"${?" in text or b"PIPESTATUS" in text:
         return True
-    return following.type == "command" and text.strip() in (b"exit", b"return")
+    return following.type == "command" and has(text.strip(), Trait.PASSES_STATUS_ON)
 
 
 def _status_handed_on(node: Node, program: Node, facts: ScriptFacts) -> bool:

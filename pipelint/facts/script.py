@@ -8,34 +8,45 @@ in the same shell. Nothing is computed for a file whose rules never ask.
 
 from __future__ import annotations
 
-import functools
+import bisect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 
-from tree_sitter import Node, Query
+from tree_sitter import Node
 
 from pipelint.facts import mounts
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
-from pipelint.programs.table import WRAPPERS
+from pipelint.programs.table import WRAPPERS, Trait, has, named, program
 from pipelint.shell.properties import cached_property
 from pipelint.facts.shell_options import BLOCKS, ShellOptions
 from pipelint.facts.static_paths import LiteralVariables, static_path
 
-# Commands that mount a network filesystem of a known type, and those that unmount.
-_MOUNT_HELPERS = {
-    b"mount.nfs": "nfs",
-    b"mount.nfs4": "nfs4",
-    b"mount.cifs": "cifs",
-    b"mount.smb3": "smb3",
-    b"sshfs": "fuse.sshfs",
-}
-_UNMOUNTERS = frozenset({b"umount", b"fusermount", b"fusermount3"})
-# Names whose command may mount or unmount: those, `mount`, and the wrappers that may run them.
-_MOUNT_LEADS = frozenset(_MOUNT_HELPERS) | _UNMOUNTERS | {b"mount"} | frozenset(WRAPPERS)
+# Names whose command may mount or unmount: the programs that do, and the wrappers that may run them.
+_MOUNT_LEADS = named(Trait.MOUNTS) | named(Trait.UNMOUNTS) | frozenset(WRAPPERS)
+# Texts these facts look for anywhere in the script before reading further: a script without the text
+# skips that reading. An edit that adds or removes one changes what other statements see.
+_ALIAS_TEXT, _TRAP_TEXT, _PIPESTATUS_TEXT, _IFS_TEXT = b"alias", b"trap", b"PIPESTATUS", b"IFS"
+TEXT_MARKERS = (_ALIAS_TEXT, _TRAP_TEXT, _PIPESTATUS_TEXT, _IFS_TEXT, b"source", b"eval")
+# The commands whose effect these facts read in other statements: options and traps, aliases, code the
+# script runs unseen, mounts. An edit that adds, removes or moves one changes what other statements'
+# findings rest on (the language server's provisional lint re-lints everything then).
+COMMANDS_READ = (
+    named(Trait.SETS_OPTIONS) | named(Trait.RUNS_OTHER_CODE) | named(Trait.MOUNTS) | named(Trait.UNMOUNTS)
+    | named(Trait.DEFINES_ALIASES)
+)  # fmt: skip
 
 # (offset after the command, the mount it made, or the mount point it unmounted)
 MountEvent = tuple[int, mounts.Mount | bytes]
+
+
+class Meaning(Enum):
+    """What a command name runs in a script (`ScriptFacts.meaning`)."""
+
+    PROGRAM = "the program or builtin of that name"
+    DEFINED = "a function or alias the script defines"
+    UNKNOWN = "maybe a function or alias of code the script runs without showing it (`. FILE`, `eval`)"
 
 
 @dataclass(frozen=True)
@@ -71,11 +82,6 @@ _EXPANSIONS_QUERY = "[(simple_expansion) (expansion)] @expansion"
 _PIPE_SIGNALS = frozenset({b"PIPE", b"SIGPIPE", b"13"})
 
 
-@functools.cache
-def _query(text: str) -> Query:
-    return Query(syntax.language(), text)
-
-
 @dataclass
 class VariableFacts:
     """The nodes the variable facts are made of: one query, run only when a rule asks about variables."""
@@ -87,7 +93,7 @@ class VariableFacts:
 
     @classmethod
     def of(cls, root: Node) -> VariableFacts:
-        captured = syntax.captures(_query(_VARIABLES_QUERY), root)
+        captured = syntax.captures(syntax.query(_VARIABLES_QUERY), root)
         found = cls()
         for node in captured.get("assignment", []):
             name = node.child_by_field_name("name")
@@ -130,8 +136,7 @@ class ScriptFacts:
         self,
         root: Node,
         read: Callable[[Node], Command],
-        errexit: bool = False,
-        pipefail: bool = False,
+        options_from_start: frozenset[str] = frozenset(),
         status_handed_on: bool = True,
         statements: dict[str, list[Node]] | None = None,
         names: dict[int, bytes | None] | None = None,
@@ -149,7 +154,7 @@ class ScriptFacts:
         # Whether the status of the script's last command is seen (`regions.Region.status_handed_on`).
         self.status_handed_on = status_handed_on
         # Options in force from the first line: a region run by `bash -e -c`, a CI step's `bash -eo pipefail`.
-        self._options_from_start = {name for name, on in (("errexit", errexit), ("pipefail", pipefail)) if on}
+        self._options_from_start = options_from_start
 
     @cached_property
     def _variables(self) -> VariableFacts:
@@ -159,7 +164,7 @@ class ScriptFacts:
     def _statements(self) -> dict[str, list[Node]]:
         if self._statements_found is not None:
             return self._statements_found
-        return syntax.captures(_query(_STATEMENTS_QUERY), self.root)
+        return syntax.captures(syntax.query(_STATEMENTS_QUERY), self.root)
 
     @property
     def _commands(self) -> list[Node]:
@@ -203,7 +208,7 @@ class ScriptFacts:
     def aliases(self) -> frozenset[bytes]:
         """Names the script defines with `alias NAME=…` (dash expands aliases in scripts; bash with expand_aliases)."""
         names: set[bytes] = set()
-        if b"alias" not in self.root.text:
+        if _ALIAS_TEXT not in self.root.text:
             return frozenset()  # most scripts: no command to look at
         for node in self._commands:
             if self._program(node) != b"alias":
@@ -215,19 +220,46 @@ class ScriptFacts:
         return frozenset(names)
 
     @cached_property
-    def sources_files(self) -> bool:
-        """The script runs `. FILE` or `source FILE`: the sourced file may define any function or alias."""
-        return any(self._program(node) in (b".", b"source") for node in self._commands)
+    def runs_unseen_code(self) -> bool:
+        """The script runs code it does not show (`. FILE`, `source FILE`, `eval`): that code may define any
+        function, alias or trap."""
+        return any(has(self._program(node), Trait.RUNS_OTHER_CODE) for node in self._commands)
 
-    def redefines(self, name: bytes, functions: frozenset[bytes]) -> bool:
-        """Whether `name` may not be the program of that name: a function or alias of the script, or sourced code."""
-        return name in functions or name in self.aliases or self.sources_files
+    @cached_property
+    def functions(self) -> frozenset[bytes]:
+        """Names of the functions the script defines (they run in the current shell)."""
+        names = None if self._statements_found is None else self._statements_found.get("function_name", [])
+        return syntax.defined_functions(self.root, names)
+
+    @cached_property
+    def _comment_starts(self) -> list[int]:
+        comments = None if self._statements_found is None else self._statements_found.get("comment_anywhere", [])
+        return syntax.comment_starts(self.root, comments)
+
+    def has_comment(self, start: int, end: int) -> bool:
+        """A comment begins between the two byte offsets (an edit there would delete it)."""
+        starts = self._comment_starts
+        index = bisect.bisect_left(starts, start)
+        return index < len(starts) and starts[index] < end
+
+    def meaning(self, name: bytes | None) -> Meaning:
+        """What a command name runs: the program, a function or alias of the script, or maybe either.
+
+        The one answer to "is this name the program?": a function or alias the
+        script defines (before or after the use: a function runs where it is
+        called) runs instead; code the script does not show may define one.
+        """
+        if name is None:
+            return Meaning.UNKNOWN
+        if name in self.functions or name in self.aliases:
+            return Meaning.DEFINED
+        return Meaning.UNKNOWN if self.runs_unseen_code else Meaning.PROGRAM
 
     def holds_one_word(self, name: bytes, offset: int) -> bool:
         """`$name` unquoted at offset expands to exactly one word, unchanged: set once, before, to a literal
         without blanks or glob characters, and the script never sets IFS (issue 10: `cat $f | cmd`)."""
         known = self.literal_variables.get(name)
-        if known is None or b"IFS" in self._variables.assignments or b"IFS" in self._variables.other_uses:
+        if known is None or _IFS_TEXT in self._variables.assignments or _IFS_TEXT in self._variables.other_uses:
             return False
         assigned_at, value = known
         return assigned_at <= offset and bool(value) and not any(ch in value for ch in b" \t\n*?[")
@@ -264,7 +296,7 @@ class ScriptFacts:
         and says so: `cat: write error: Broken pipe`.
         """
         text = self.root.text
-        if b"trap" not in text or (b"PIPE" not in text and b"13" not in text):
+        if _TRAP_TEXT not in text or (b"PIPE" not in text and b"13" not in text):
             return False  # most scripts: no command read
         for node in self._commands:
             if self._program(node) != b"trap":
@@ -279,9 +311,9 @@ class ScriptFacts:
     @cached_property
     def reads_pipestatus(self) -> bool:
         """Some expansion reads `PIPESTATUS`: the status of every stage may be seen."""
-        if b"PIPESTATUS" not in self.root.text:
+        if _PIPESTATUS_TEXT not in self.root.text:
             return False  # most scripts: no query at all
-        expansions = syntax.captures(_query(_EXPANSIONS_QUERY), self.root).get("expansion", [])
+        expansions = syntax.captures(syntax.query(_EXPANSIONS_QUERY), self.root).get("expansion", [])
         return any(b"PIPESTATUS" in syntax.text(node) for node in expansions)
 
     @cached_property
@@ -316,7 +348,7 @@ class ScriptFacts:
         events: list[MountEvent] = []
         unmounts: list[tuple[Node, Command]] = []
         for node, model in self._mount_commands:
-            if model.program in _UNMOUNTERS:
+            if has(model.program, Trait.UNMOUNTS):
                 unmounts.append((node, model))
                 continue
             mount = self._mount(model)
@@ -405,9 +437,10 @@ def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
 
 def _mount_kind(model: Command) -> tuple[str, str] | None:
     """(filesystem type, source) of what a `mount`, `mount.nfs4`, `sshfs`… command mounts, when known."""
-    if model.program != b"mount" and model.program not in _MOUNT_HELPERS:
+    mounter = program(model.program)
+    if not mounter.has(Trait.MOUNTS):
         return None
-    fstype = _MOUNT_HELPERS.get(model.program)  # type: ignore[arg-type]
+    fstype = mounter.filesystem  # a helper's own (`mount.nfs4`); `mount` says it with -t, or by the source
     types = model.option("-t") or model.option("--types")
     if types is not None:
         fstype = None if types.value is None else types.value.decode("utf-8", "replace")

@@ -76,33 +76,28 @@ from tree_sitter import Node, Query, QueryCursor, Tree
 from pipelint.engine import checker, linter
 from pipelint.facts import script as facts
 from pipelint.shell import syntax
+from pipelint.engine import registry
 from pipelint.engine.config import Settings
 from pipelint.shell.dialect import Dialect
 from pipelint.finding import Edit, Finding
 from pipelint.engine.linter import FileReport
 from pipelint.lsp import carried
-from pipelint.lsp.reparse import Edit as TextEdit
+from pipelint.lsp.reparse import TextChange
 from pipelint.lsp.reparse import edit_between
-from pipelint.programs.table import WRAPPERS
+from pipelint.programs import command as commands_model
+from pipelint.programs.table import WRAPPERS, Trait, named
 
 # Rules whose findings read other statements (a step after this one, a line number): run on the whole script.
-EVERYWHERE = frozenset({"PL301", "PL304"})
+EVERYWHERE = frozenset(rule.code for rule in registry.RULES if rule.reads_other_statements)
 
-# Texts some rule or fact looks for anywhere in the script before reading further.
-_MARKERS = (b"trap", b"alias", b"PIPESTATUS", b"source", b"eval", b"IFS")
 # Directives (suppression, dialect): a directive before the first command covers the file.
 _DIRECTIVES = (b"pipelint", b"shellcheck")
 _HEREDOC = re.compile(rb"(?<!<)<<(?!<)")
 
-# Commands whose effect reaches other statements: options, traps, aliases, sourced or evaluated code, mounts.
-_REACHING = frozenset(
-    name.encode()
-    for name in (
-        "set", "trap", "shopt", ".", "source", "eval", "alias", "unalias", "exec", "cd", "pushd", "popd",
-        "enable", "builtin", "command", "mount", "umount", "fusermount", "fusermount3", "mount.nfs",
-        "mount.nfs4", "mount.cifs", "mount.smb3", "sshfs",
-    )
-)  # fmt: skip
+# Commands whose effect reaches other statements: what the script facts read (options, traps, aliases,
+# sourced or evaluated code, mounts), and what changes the shell every later statement runs in (its
+# descriptors, its directory, its builtins).
+_REACHING = facts.COMMANDS_READ | named(Trait.SHAPES_LATER_COMMANDS)
 _SUMMARY_QUERY = """
 (function_definition name: (_) @function)
 (variable_assignment) @assignment
@@ -216,7 +211,7 @@ class Skipped(Exception):
     """No provisional result: why (shown in the server's trace, counted by the differential test)."""
 
 
-def touched(before: Sequence[Statement], after: Sequence[Statement], edit: TextEdit) -> Touched:
+def touched(before: Sequence[Statement], after: Sequence[Statement], edit: TextChange) -> Touched:
     """The top-level statements the edit touches, the comments around them, and the statement before.
 
     before, after: the statements of the old and the new text. Every other
@@ -274,7 +269,7 @@ class _Summary:
     words: frozenset[bytes]  # every word (`read NAME`): compared where they may name an assigned variable
     reaching: tuple[tuple[bytes, tuple], ...]  # commands whose effect reaches other statements, and where they run
     commands: Counter  # the names of the other commands: compared where they may call a function of the script
-    markers: tuple[bool, ...]  # which of _MARKERS the text holds
+    markers: tuple[bool, ...]  # which of `facts.TEXT_MARKERS` the text holds
 
 
 def _summary(text: bytes, statements: Sequence[Statement]) -> _Summary:
@@ -305,13 +300,11 @@ def _summary(text: bytes, statements: Sequence[Statement]) -> _Summary:
         name = syntax.basename(syntax.command_name(node))
         if name is None:
             name = b"$"  # a computed name: may be any command
-        if name in _REACHING or name == b"$" or (
-            name in WRAPPERS and (b"mount" in syntax.text(node) or b"sshfs" in syntax.text(node))
-        ):
+        if name in _REACHING or name == b"$" or (name in WRAPPERS and commands_model.read(node).program in _REACHING):
             reaching.append((syntax.text(node), _ancestry(node)))
         else:
             commands[name] += 1
-    markers = tuple(marker in text for marker in _MARKERS)
+    markers = tuple(marker in text for marker in facts.TEXT_MARKERS)
     return _Summary(functions, assignments, other_uses, words, tuple(reaching), commands, markers)
 
 

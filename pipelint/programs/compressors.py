@@ -12,6 +12,7 @@ from tree_sitter import Node
 
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
+from pipelint.programs.table import Trait, has, named, program
 
 
 @dataclass(frozen=True)
@@ -30,17 +31,9 @@ FORMATS = {
     "lz4": Format("lz4", ".lz4", 1, "lz4 -dc"),
 }
 
-# Compressor commands and their format.
-COMPRESSORS = {
-    "gzip": "gzip", "pigz": "gzip", "bzip2": "bzip2", "pbzip2": "bzip2", "lbzip2": "bzip2",
-    "xz": "xz", "pixz": "xz", "zstd": "zstd", "pzstd": "zstd", "zstdmt": "zstd", "lz4": "lz4",
-}  # fmt: skip
-
-# Commands that only decompress, and the format they read.
-DECOMPRESSORS = {
-    "gunzip": "gzip", "zcat": "gzip", "unpigz": "gzip", "bunzip2": "bzip2", "bzcat": "bzip2",
-    "unxz": "xz", "xzcat": "xz", "unzstd": "zstd", "zstdcat": "zstd", "unlz4": "lz4", "lz4cat": "lz4",
-}  # fmt: skip
+# Compressor commands and their format, and the commands that only decompress (the program table's).
+COMPRESSORS = {name.decode(): program(name).format for name in named(Trait.COMPRESSOR)}
+DECOMPRESSORS = {name.decode(): program(name).format for name in named(Trait.DECOMPRESSOR)}
 
 # File name endings of data that is already compressed.
 COMPRESSED_SUFFIXES = (
@@ -53,7 +46,6 @@ COMPRESSED_SUFFIXES = (
 DECOMPRESS_OPTIONS = ("-d", "-t", "-l", "--decompress", "--uncompress", "--test", "--list")
 _STDOUT_OPTIONS = ("-c", "--stdout", "--to-stdout")
 _NAMED_LEVELS = {"--fast": 1, "--best": 9}
-TARS = frozenset({b"tar", b"gtar", b"bsdtar"})
 
 
 @dataclass
@@ -87,7 +79,7 @@ def parse(command: Command) -> Compression | None:
     _read_options(found, command)
     if not found.files or all(syntax.literal_value(f) == b"-" for f in found.files):
         found.to_stdout = found.output is None
-    if tool == "lz4" and len(found.files) == 2 and not found.to_stdout:
+    if program(command.program).output_operand and len(found.files) == 2 and not found.to_stdout:
         found.output = found.files.pop()
     return found
 
@@ -117,7 +109,10 @@ def decompression_format(command: Command) -> str | None:
 
 # tar options that name its built-in compressor; and those that compress some
 # other way, or do anything but create an archive.
-_TAR_COMPRESSION = frozenset({"-z", "-j", "-J", "--gzip", "--gunzip", "--bzip2", "--xz", "--lzma"})
+_TAR_COMPRESSION = {
+    "-z": "gzip", "--gzip": "gzip", "--gunzip": "gzip", "-j": "bzip2", "--bzip2": "bzip2",
+    "-J": "xz", "--xz": "xz", "--lzma": "xz",
+}  # fmt: skip
 _TAR_OTHER_COMPRESSION = ("-I", "-a", "-Z", "--use-compress-program", "--zstd", "--lzop", "--lzip", "--auto-compress")
 _TAR_NOT_CREATING = ("-x", "-t", "-d", "-u", "-r", "-A")
 
@@ -128,7 +123,7 @@ def tar_compression(command: Command) -> tuple[str, Node | None] | None:
     `tar czf - dir` → ("z", node), `tar --xz -cf - d` → ("--xz", node). None when tar
     extracts, writes a file, or compresses through -I/--use-compress-program.
     """
-    if command.program not in TARS or command.wrappers or not command.exact:
+    if not has(command.program, Trait.TAR) or command.wrappers or not command.exact:
         return None
     if command.has(*_TAR_OTHER_COMPRESSION) or command.has(*_TAR_NOT_CREATING):
         return None
@@ -137,8 +132,13 @@ def tar_compression(command: Command) -> tuple[str, Node | None] | None:
     archives = [option for option in command.options if option.name in ("-f", "--file")]
     if archives and archives[-1].value != b"-":
         return None  # GNU tar writes to stdout when -f is not given
-    chosen = [option for option in command.options if option.name in _TAR_COMPRESSION]
+    chosen = [option for option in command.options if option.name in _TAR_COMPRESSION]  # the last one wins
     if not chosen:
         return None
     last = chosen[-1]
     return last.name.lstrip("-") if len(last.name) == 2 else last.name, last.node
+
+
+def tar_compressor(option: str) -> str:
+    """The compressor program a tar compression option runs: `z` or `--gzip` → gzip (`tar_compression`'s option)."""
+    return _TAR_COMPRESSION["-" + option if len(option) == 1 else option]

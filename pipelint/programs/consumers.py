@@ -1,19 +1,14 @@
-"""Commands that restore a dump or unpack an archive from standard input.
+"""Commands that restore a dump or unpack an archive from standard input (`Trait.RESTORES_DUMP`).
 
-The one list behind PL001 (useless-cat, which leaves them to PL004),
+The one question behind PL001 (useless-cat, which leaves them to PL004),
 PL004 (piped-dump-import) and PL203 (useless-dd-reader).
 """
 
 from __future__ import annotations
 
 from pipelint.programs.command import Command
-from pipelint.programs.forwarders import forwarded
-
-# Consumers recognised by name alone.
-DUMP_RESTORERS = frozenset(
-    {"mysql", "mariadb", "psql", "pg_restore", "sqlite3", "mongorestore", "mbstream", "xbstream"}
-)
-_TARS = frozenset({"tar", "bsdtar", "gtar"})
+from pipelint.programs.launchers import forwarded
+from pipelint.programs.table import Trait, program
 
 
 def dump_consumer(command: Command | None) -> str | None:
@@ -21,17 +16,24 @@ def dump_consumer(command: Command | None) -> str | None:
     if command is None or command.program is None:
         return None
     inner = forwarded(command)
-    if inner is not None:
-        if not inner.stdin or inner.program is None or inner.program.decode("utf-8", "replace") not in DUMP_RESTORERS:
-            return None
-        return f"{inner.program.decode('utf-8', 'replace')} (through {inner.via})"
-    name = command.program.decode("utf-8", "replace")
-    if name in DUMP_RESTORERS:
+    if inner is None:
+        return restorer_name(command)
+    if not inner.stdin or program(inner.command.program).restores_dump_with:
+        return None  # stdin does not reach it, or it restores only in some modes (`tar -x` in a container)
+    name = restorer_name(inner.command)
+    return None if name is None else f"{name} (through {inner.via})"
+
+
+def restorer_name(command: Command) -> str | None:
+    """How messages name the restore tool command runs (`mysql`, `redis-cli --pipe`, `tar`), or None if it is none."""
+    known = program(command.program)
+    if not known.has(Trait.RESTORES_DUMP):
+        return None
+    name = (command.program or b"").decode("utf-8", "replace")
+    if not known.restores_dump_with:
         return name
-    if name == "redis-cli" and command.has("--pipe"):
-        return "redis-cli --pipe"
-    if name in _TARS and command.has("-x", "--extract", "--get"):
-        return name
-    if name == "cpio" and command.has("-i", "--extract"):
-        return "cpio"
-    return None
+    mode = next((option for option in sorted(known.restores_dump_with) if command.has(option)), None)
+    if mode is None:
+        return None
+    # An archiver is named alone (`tar`); a client that restores in one mode only is named with it (`redis-cli --pipe`).
+    return name if known.has(Trait.ARCHIVER) else f"{name} {mode}"

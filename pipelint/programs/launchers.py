@@ -12,6 +12,10 @@ The command model (command.py) does not see through them as it sees through
 input line or per file, or with other input (xargs gives its command
 /dev/null), so rules reading the outer command must keep seeing `docker`,
 `xargs` or `find`.
+
+`forwarded(command)` answers the narrower question the dump-import rules ask:
+which command runs elsewhere (a container, a pod, another machine) with
+this command's standard input, if it hands its stdin on at all.
 """
 
 from __future__ import annotations
@@ -22,8 +26,10 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from pipelint.shell import syntax
+from pipelint.programs import command as commands
 from pipelint.programs.command import Command, read_words, split_arguments
-from pipelint.programs.table import COMPOSE, COMPOSE_EXEC, DOCKER_EXEC
+from pipelint.programs.remote_commands import parse_ssh
+from pipelint.programs.table import COMPOSE, COMPOSE_EXEC, DOCKER_EXEC, Trait, has
 
 
 @dataclass(frozen=True)
@@ -58,7 +64,7 @@ def _docker(command: Command) -> list[Launch]:
     if not split.exact or len(split.operands) < 2:
         return []
     stdin = any(option.name in ("-i", "--interactive") for option in split.options)
-    return _launch(command, split.operands[1:], "docker exec", stdin)
+    return _launch(command, split.operands[1:], f"{_name(command)} exec", stdin)
 
 
 def _compose(command: Command, words: Sequence[Node], via: str) -> list[Launch]:
@@ -74,8 +80,7 @@ def _compose(command: Command, words: Sequence[Node], via: str) -> list[Launch]:
 
 
 def _docker_compose(command: Command) -> list[Launch]:
-    name = (command.program or b"docker-compose").decode("utf-8", "replace")
-    return _compose(command, command.arguments, f"{name} exec")
+    return _compose(command, command.arguments, f"{_name(command)} exec")
 
 
 def _kubectl(command: Command) -> list[Launch]:
@@ -83,8 +88,7 @@ def _kubectl(command: Command) -> list[Launch]:
     operands = command.operands
     if len(operands) < 3 or _literal(operands[0]) != b"exec" or not command.exact:
         return []
-    name = (command.program or b"kubectl").decode("utf-8", "replace")
-    return _launch(command, operands[2:], f"{name} exec", command.has("-i", "--stdin"))
+    return _launch(command, operands[2:], f"{_name(command)} exec", command.has("-i", "--stdin"))
 
 
 def _xargs(command: Command) -> list[Launch]:
@@ -208,3 +212,45 @@ def launches(command: Command) -> list[Launch]:
     """The command lines command launches (find may launch several); [] for any other command."""
     reader = LAUNCHERS.get(command.program or b"")
     return [] if reader is None else reader(command)
+
+
+def _name(command: Command) -> str:
+    return (command.program or b"").decode("utf-8", "replace")
+
+
+def forwarded(command: Command | None) -> Launch | None:
+    """The command another one runs elsewhere with its standard input, or None when it forwards nothing.
+
+    `docker exec -i C mysql shop`, `docker compose exec -T db psql`, `kubectl
+    exec -i P -- mysql`, `ssh host mysql db`: the program that reads the pipe is
+    the inner one, in a container or on another machine. `Launch.stdin` says
+    whether stdin reaches it at all: `docker exec` and `kubectl exec` pass it
+    on only with `-i`, compose's exec unless `-d`, `ssh` unless `-n` or `-f`.
+    """
+    if command is None or command.program is None:
+        return None
+    if has(command.program, Trait.RUNS_ELSEWHERE):
+        return next(iter(launches(command)), None)
+    ssh = parse_ssh(command)
+    if ssh is None or not ssh.remote:
+        return None
+    remote = remote_command(command.node, ssh.remote)
+    return None if remote is None else Launch(remote, "ssh", not ssh.has("-n", "-f"))
+
+
+def remote_command(node: Node, words: Sequence[Node]) -> Command | None:
+    """The simple command a remote shell runs for these words (`ssh h mysql db`), or None for anything else.
+
+    One word is split by the remote shell (`ssh h 'sudo -u pg psql db'`): its
+    value is parsed as a script of one simple command. Several words are
+    joined by blanks first, which reads them as the words they are.
+    """
+    if len(words) != 1:
+        return read_words(node, words)
+    value = syntax.literal_value(words[0])
+    if value is None:
+        return None
+    statements = syntax.parse(value).root_node.named_children
+    if len(statements) != 1 or statements[0].type != "command":
+        return None
+    return commands.read(statements[0])

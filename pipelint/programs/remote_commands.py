@@ -13,7 +13,6 @@ from tree_sitter import Node
 
 from pipelint.shell import syntax
 from pipelint.programs.command import Command, Option
-from pipelint.embedded.regions import Region
 
 _COMPRESSION_YES = re.compile(r"^compression\s*[= ]\s*yes$", re.IGNORECASE)
 
@@ -124,12 +123,3 @@ def parse_sftp(command: Command) -> tuple[str, str] | None:
         return None
     host, _, directory = values[-1].decode("utf-8", "replace").partition(":")
     return host, directory
-
-
-def stdout_crosses_link(node: Node, region: Region | None) -> bool:
-    """node's stdout is the stdout of a remote command, which crosses the network link.
-
-    `ssh h "mysqldump db | gzip"`: gzip's output is the remote command's
-    output (`Region.stdout_over_network`), which ssh carries back.
-    """
-    return region is not None and region.stdout_over_network and syntax.writes_script_stdout(node)

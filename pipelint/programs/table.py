@@ -1,17 +1,26 @@
-"""What pipelint knows about programs' command lines: data only, read by `command.py`.
+"""The one table of what programs do: every fact pipelint knows about a program lives here.
 
-Each entry says which options take a value and how the program reads its
-options (GNU permutation or POSIX order). Only what the rules need is listed:
-an option missing here is still read as an option, just one without a value,
-so a rule that cares checks the names it understands and stays quiet on the rest.
+Each program has one `Program` entry: how its words split into options and
+operands (`OptionSpec`: which options take a value, GNU permutation or POSIX
+order), whether it is a wrapper that runs another command (`WrapperSpec`:
+`sudo`, `env`, `nice`), and its `Trait`s: how it reads standard input,
+what it prints on empty input, whether it is a shell builtin that acts on
+the shell, a compressor, a dump restorer, a remote shell. Rules, rewrites,
+facts and the embedded-shell finders ask here (`program(name)`,
+`has(name, trait)`, `named(trait)`) and never keep a list of their own.
 
-Wrappers (`sudo`, `env`, `nice`, …) run another program named after their own
-options; `WRAPPERS` says how to find it.
+Only what some check needs is written: an option missing here is still read
+as an option, just one without a value, and a program missing here has no
+trait, so a question about it gets the cautious answer.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+
+from pipelint.shell.dialect import SHELL_PROGRAMS
 
 
 @dataclass(frozen=True)
@@ -37,6 +46,76 @@ class WrapperSpec:
     other_user: bool = False  # sudo, doas: the command runs as someone else
     unknowable: frozenset[str] = frozenset()  # options after which the command cannot be told (`env -S`)
 
+
+class Trait(Enum):
+    """What a program does, as the checks ask it. Each is documented where it is defined."""
+
+    # Standard input and output.
+    QUIET_PRODUCER = "its only effect while it runs is what it writes to stdout (killed early, it leaves nothing else)"
+    DRAINS_INPUT = "reads its input to the end whatever it holds (unless one of `stops_early_with`)"
+    SILENT_ON_EMPTY = "prints nothing when its input is empty (unless one of `speaks_on_empty_with`)"
+    FAILS_ON_EMPTY = "exits non-zero on empty input (unless one of `succeeds_on_empty_with`)"
+    NEVER_READS_STDIN = "never reads standard input (a shell builtin that prints or sets)"
+    BOUNDED_OUTPUT = "prints a few lines, however large the data around it is"
+    OUTPUT_AT_MOST_INPUT = "writes at most its input (or a fixed multiple of it): a filter that cannot make more"
+    BUFFER = "copies its input to its output unchanged (a meter or a buffer)"
+    COPIES_FILES_OUT = "writes its file operands to stdout unchanged (`cat f`, `pv f`)"
+    SENDS_STDIN = "sends its standard input over the network"
+    # Shell builtins that act on the shell they run in.
+    CHANGES_SHELL_STATE = "a builtin whose effect on the current shell (variables, directory, options) outlives it"
+    CONTROLS_FLOW = "a builtin that acts on the loop, function or shell it runs in (`break`, `exit`)"
+    SPECIAL_BUILTIN = "a POSIX special builtin: a failed redirect on it ends a POSIX shell"
+    RUNS_OTHER_CODE = "runs code the script does not show (`. FILE`, `eval`): it may define or set anything"
+    RUNS_BUILTINS = "runs the builtin named after it in the same shell (`command cd`, `builtin read`)"
+    SETS_OPTIONS = "turns shell options on or off (`set -e`, `shopt -s lastpipe`; an ERR trap acts as errexit)"
+    SHAPES_LATER_COMMANDS = "changes how every later command runs: the shell's descriptors, directory or builtins"
+    SETUP_ONLY = "prepares the shell or a folder and prints nothing (`cd`, `umask`, `mkdir`)"
+    PRINTS_ARGUMENTS = "prints its arguments (`echo`, `printf`): the text the script wrote"
+    PASSES_STATUS_ON = "without an argument, ends with the status of the command before it (`exit`, `return`)"
+    DEFINES_ALIASES = "defines or removes aliases"
+    GNUPG = "GnuPG"
+    # Families and roles.
+    GREP = "grep and its aliases"
+    TAR = "an implementation of tar"
+    ARCHIVER = "reads an archive on stdin and complains about a directory in its own words"
+    COMPRESSOR = "compresses (or, with -d, decompresses) the format in `format`"
+    DECOMPRESSOR = "only decompresses the format in `format`"
+    RESTORES_DUMP = "restores a database dump or unpacks an archive from stdin (with one of `restores_dump_with`, if any)"
+    DUMPS_DATABASE = "writes a database dump that the clients in `restored_by` read back"
+    MYSQL_CLIENT = "MySQL's command-line client (runs `LOAD DATA`)"
+    BULK_IMPORTER = "MySQL's bulk importer"
+    MOUNTS = "mounts a filesystem (of type `filesystem` when the helper names one)"
+    UNMOUNTS = "unmounts a filesystem"
+    SHELL = "a shell that runs `-c TEXT` or the script on its stdin"
+    REMOTE_SHELL = "runs its words, joined, in a shell on another machine"
+    SWITCHES_USER = "runs `-c TEXT` (or its stdin) in another user's login shell"
+    RUNS_ELSEWHERE = "launches its command in a container or a pod, with that one's files and programs"
+    COPIES_TO_HOSTS = "copies files to or from another machine"
+
+
+@dataclass(frozen=True)
+class Program:
+    """What pipelint knows about one program."""
+
+    options: OptionSpec
+    traits: frozenset[Trait] = frozenset()
+    wrapper: WrapperSpec | None = None  # it runs the command named after its options (`sudo`, `nice`)
+    stops_early_with: frozenset[str] = frozenset()  # DRAINS_INPUT, except with one of these (`grep -q`)
+    speaks_on_empty_with: frozenset[str] = frozenset()  # SILENT_ON_EMPTY, except with one of these (`grep -c`)
+    succeeds_on_empty_with: frozenset[str] = frozenset()  # FAILS_ON_EMPTY, except with one of these (`grep -L`)
+    writes_file_with: frozenset[str] = frozenset()  # options naming a file it writes instead of stdout (`sort -o F`)
+    restores_dump_with: frozenset[str] = frozenset()  # RESTORES_DUMP only with one of these (`tar -x`); empty: always
+    format: str | None = None  # COMPRESSOR, DECOMPRESSOR: "gzip", "xz"…
+    filesystem: str | None = None  # MOUNTS: the type a mount helper mounts (`mount.nfs4`: nfs4)
+    restored_by: frozenset[bytes] = frozenset()  # DUMPS_DATABASE: the clients that read the dump back
+    output_operand: bool = False  # `lz4 SRC DST`: a second operand is the file it writes
+    # COMPRESSOR on one core: from this level on (its default among them) it sets the pace of a transfer it feeds,
+    # and the faster command that writes the same format.
+    slow_from_level: int | None = None
+    faster: str | None = None
+
+    def has(self, trait: Trait) -> bool:
+        return trait in self.traits
 
 def _long(*names: str) -> frozenset[str]:
     return frozenset(names)
@@ -155,112 +234,8 @@ _GPG = OptionSpec(
                           "--pinentry-mode", "--trust-model", "--compress-level"),
 )  # fmt: skip
 
-# Programs the rules read, by the name they run under.
-PROGRAMS: dict[bytes, OptionSpec] = {
-    b"cat": DEFAULT,
-    b"tee": OptionSpec(long_optional_value=_long("--output-error")),
-    b"dd": OptionSpec(),  # `key=value` operands only; `--help` is no operand dd takes
-    b"grep": _GREP,
-    b"egrep": _GREP,
-    b"fgrep": _GREP,
-    b"sort": OptionSpec(
-        short_with_value="kotST",
-        long_with_value=_long(
-            "--key", "--output", "--field-separator", "--buffer-size", "--temporary-directory", "--parallel",
-            "--compress-program", "--batch-size", "--files0-from", "--random-source", "--sort",
-        ),
-    ),  # fmt: skip
-    b"uniq": OptionSpec(
-        short_with_value="fsw", long_with_value=_long("--skip-fields", "--skip-chars", "--check-chars")
-    ),
-    b"wc": OptionSpec(long_with_value=_long("--files0-from")),
-    b"head": OptionSpec(short_with_value="nc", long_with_value=_long("--lines", "--bytes"), digit_options=True),
-    # Compressors: the short options of each that take a value.
-    b"gzip": _compressor("S"),
-    b"pigz": _compressor("SbpIJ"),
-    b"bzip2": _compressor(""),
-    b"pbzip2": _compressor("bpm"),
-    b"lbzip2": _compressor("n"),
-    b"xz": _compressor("TCFM"),
-    b"pixz": _compressor("pt"),
-    b"zstd": _compressor("oTDBM"),
-    b"pzstd": _compressor("po"),
-    b"zstdmt": _compressor("oTDBM"),
-    b"lz4": _compressor("B"),
-    b"gunzip": _compressor("S"),
-    b"zcat": _compressor("S"),
-    b"unpigz": _compressor("SbpIJ"),
-    b"bunzip2": _compressor(""),
-    b"bzcat": _compressor(""),
-    b"unxz": _compressor("TCFM"),
-    b"xzcat": _compressor("TCFM"),
-    b"unzstd": _compressor("oTDBM"),
-    b"zstdcat": _compressor("oTDBM"),
-    b"unlz4": _compressor("B"),
-    b"lz4cat": _compressor("B"),
-    b"tar": _TAR,
-    b"gtar": _TAR,
-    b"bsdtar": _TAR,
-    b"cpio": OptionSpec(short_with_value="CEFHIMOR", long_with_value=_long("--format", "--file", "--owner")),
-    b"ssh": _SSH,
-    b"autossh": _AUTOSSH,
-    b"scp": OptionSpec(short_with_value="cDFiJloPSX"),
-    b"rsync": OptionSpec(
-        short_with_value="efBTM",
-        long_with_value=_long(
-            "--rsh", "--rsync-path", "--exclude", "--include", "--filter", "--exclude-from", "--include-from",
-            "--files-from", "--temp-dir", "--compare-dest", "--copy-dest", "--link-dest", "--bwlimit", "--chmod",
-            "--partial-dir", "--log-file", "--password-file", "--port", "--timeout",
-            "--skip-compress", "--compress-level", "--zl", "--compress-choice", "--zc", "--checksum-choice", "--cc",
-        ),
-    ),  # fmt: skip
-    b"sftp": OptionSpec(short_with_value="BbcDFiJlPRSsoX", options_end_at_operand=True),
-    b"mount": _MOUNT,
-    b"mount.nfs": _MOUNT,
-    b"mount.nfs4": _MOUNT,
-    b"mount.cifs": _MOUNT,
-    b"mount.smb3": _MOUNT,
-    b"sshfs": OptionSpec(short_with_value="opF"),
-    b"umount": OptionSpec(short_with_value="tO", long_with_value=_long("--types", "--test-opts")),
-    b"fusermount": DEFAULT,
-    b"fusermount3": DEFAULT,
-    b"mysql": _MYSQL,
-    b"mariadb": _MYSQL,
-    b"psql": OptionSpec(short_with_value="cdfhpUvLoPT", long_with_value=_long("--command", "--file", "--dbname")),
-    b"pg_restore": OptionSpec(short_with_value="dfFIjLnNPsStTU", long_with_value=_long("--dbname", "--file")),
-    b"redis-cli": OptionSpec(short_with_value="hpasnu"),
-    b"gpg": _GPG,
-    b"gpg2": _GPG,
-    b"age": OptionSpec(short_with_value="rRio", long_with_value=_long("--recipient", "--recipients-file", "--identity", "--output")),
-    b"aespipe": OptionSpec(short_with_value="eHKpOCG"),
-    b"mysqldump": _MYSQLDUMP,
-    b"mariadb-dump": _MYSQLDUMP,
-    b"mysqlpump": _MYSQLDUMP,
-    b"pg_dump": _PG_DUMP,
-    b"pg_dumpall": OptionSpec(short_with_value="fhpUdlS", long_with_value=_long("--file", "--host", "--port", "--username", "--dbname")),
-    # Commands that run shell text or another command line (embedded.py, launchers.py).
-    **dict.fromkeys((b"sh", b"bash", b"dash", b"ksh", b"mksh", b"ash"), _SHELL),
-    b"su": _SU,
-    b"runuser": _SU,
-    b"xargs": XARGS,
-    b"watch": _WATCH,
-    b"flock": _FLOCK,
-    b"chroot": _CHROOT,
-    b"setsid": OptionSpec(options_end_at_operand=True),
-    b"docker": DOCKER,
-    b"podman": DOCKER,
-    b"docker-compose": COMPOSE,
-    b"podman-compose": COMPOSE,
-    b"kubectl": _KUBECTL,
-    b"oc": _KUBECTL,
-}
 
-
-def spec_for(program: bytes | None) -> OptionSpec:
-    return PROGRAMS.get(program or b"", DEFAULT)
-
-
-WRAPPERS: dict[bytes, WrapperSpec] = {
+_WRAPPER_SPECS: dict[bytes, WrapperSpec] = {
     b"sudo": WrapperSpec(
         OptionSpec(
             short_with_value="ugCDhpRrtUT",
@@ -332,3 +307,285 @@ WRAPPERS: dict[bytes, WrapperSpec] = {
         positional=1,  # MASK or CPU list
     ),
 }
+
+
+# Shorthands for the table below.
+QUIET, DRAINS, SILENT, SHRINKS = Trait.QUIET_PRODUCER, Trait.DRAINS_INPUT, Trait.SILENT_ON_EMPTY, Trait.OUTPUT_AT_MOST_INPUT
+BOUNDED, NO_STDIN, STATE = Trait.BOUNDED_OUTPUT, Trait.NEVER_READS_STDIN, Trait.CHANGES_SHELL_STATE
+FLOW, SPECIAL = Trait.CONTROLS_FLOW, Trait.SPECIAL_BUILTIN
+
+# Options that make grep stop at the first line that settles the answer, print on empty input, succeed on it.
+_GREP_STOPS = _long("-q", "--quiet", "--silent", "-m", "--max-count", "-l", "-L", "--files-with-matches",
+                    "--files-without-match")  # fmt: skip
+_GREP_SPEAKS_ON_EMPTY = _long("-c", "--count", "-L", "--files-without-match")
+_GREP_SUCCEEDS_ON_EMPTY = _long("-L", "--files-without-match")
+_MYSQL_CLIENTS = frozenset({b"mysql", b"mariadb"})
+
+
+def _entry(options: OptionSpec = DEFAULT, *traits: Trait, **facts: object) -> Program:
+    return Program(options, frozenset(traits), **facts)  # type: ignore[arg-type]
+
+
+def _grep() -> Program:
+    return _entry(
+        _GREP, Trait.GREP, QUIET, DRAINS, SILENT, Trait.FAILS_ON_EMPTY, SHRINKS,
+        stops_early_with=_GREP_STOPS, speaks_on_empty_with=_GREP_SPEAKS_ON_EMPTY,
+        succeeds_on_empty_with=_GREP_SUCCEEDS_ON_EMPTY,
+    )  # fmt: skip
+
+
+def _compressor_entry(short_with_value: str, format: str, *traits: Trait, **facts: object) -> Program:
+    return _entry(_compressor(short_with_value), Trait.COMPRESSOR, *traits, format=format, **facts)
+
+
+def _decompressor_entry(short_with_value: str, format: str, *traits: Trait, output_operand: bool = False) -> Program:
+    return _entry(_compressor(short_with_value), Trait.DECOMPRESSOR, *traits, format=format, output_operand=output_operand)
+
+
+def _tar() -> Program:
+    return _entry(_TAR, Trait.TAR, Trait.ARCHIVER, Trait.RESTORES_DUMP, restores_dump_with=_long("-x", "--extract", "--get"))
+
+
+def _mount(filesystem: str | None = None) -> Program:
+    return _entry(_MOUNT, Trait.MOUNTS, filesystem=filesystem)
+
+
+def _dump(options: OptionSpec, restored_by: frozenset[bytes], writes_file_with: frozenset[str]) -> Program:
+    return _entry(options, Trait.DUMPS_DATABASE, restored_by=restored_by, writes_file_with=writes_file_with)
+
+
+def _wrapper(spec: WrapperSpec, *traits: Trait) -> Program:
+    return Program(spec.options, frozenset(traits), wrapper=spec)
+
+
+# Every program pipelint knows, by the name it runs under.
+PROGRAMS: dict[bytes, Program] = {
+    # Text tools.
+    b"cat": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS, Trait.COPIES_FILES_OUT),
+    b"tee": _entry(OptionSpec(long_optional_value=_long("--output-error")), DRAINS, SHRINKS),
+    b"grep": _grep(),
+    b"egrep": _grep(),
+    b"fgrep": _grep(),
+    b"sort": _entry(
+        OptionSpec(
+            short_with_value="kotST",
+            long_with_value=_long(
+                "--key", "--output", "--field-separator", "--buffer-size", "--temporary-directory", "--parallel",
+                "--compress-program", "--batch-size", "--files0-from", "--random-source", "--sort",
+            ),
+        ),
+        QUIET, DRAINS, SILENT, SHRINKS,
+        stops_early_with=_long("-c", "-C", "--check"), writes_file_with=_long("-o", "--output"),
+    ),  # fmt: skip
+    b"uniq": _entry(
+        OptionSpec(short_with_value="fsw", long_with_value=_long("--skip-fields", "--skip-chars", "--check-chars")),
+        QUIET, DRAINS, SILENT, SHRINKS,
+    ),  # fmt: skip
+    b"wc": _entry(OptionSpec(long_with_value=_long("--files0-from")), QUIET, DRAINS, SHRINKS),
+    b"head": _entry(
+        OptionSpec(short_with_value="nc", long_with_value=_long("--lines", "--bytes"), digit_options=True),
+        QUIET, SILENT, SHRINKS,
+    ),  # fmt: skip
+    b"tail": _entry(DEFAULT, SILENT, SHRINKS),
+    b"cut": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS),
+    b"tr": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS),
+    b"sed": _entry(DEFAULT, SILENT, SHRINKS),
+    b"awk": _entry(DEFAULT, SHRINKS),
+    b"tac": _entry(DEFAULT, QUIET, DRAINS, SILENT),
+    b"rev": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS),
+    b"nl": _entry(DEFAULT, QUIET, DRAINS, SHRINKS),
+    b"paste": _entry(DEFAULT, QUIET, DRAINS, SILENT),
+    b"fold": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS),
+    b"expand": _entry(DEFAULT, QUIET, DRAINS, SHRINKS),
+    b"unexpand": _entry(DEFAULT, QUIET, DRAINS, SHRINKS),
+    b"fmt": _entry(DEFAULT, QUIET, SHRINKS),
+    b"column": _entry(DEFAULT, QUIET, SHRINKS),
+    b"join": _entry(DEFAULT, QUIET),
+    b"comm": _entry(DEFAULT, QUIET),
+    b"od": _entry(DEFAULT, QUIET, DRAINS),
+    b"base64": _entry(DEFAULT, QUIET, DRAINS, SHRINKS),
+    b"base32": _entry(DEFAULT, QUIET, DRAINS),
+    **dict.fromkeys((b"md5sum", b"sha1sum", b"sha256sum", b"sha512sum", b"cksum"), _entry(DEFAULT, QUIET, DRAINS)),
+    b"seq": _entry(DEFAULT, QUIET),
+    b"yes": _entry(DEFAULT, QUIET),
+    b"ls": _entry(DEFAULT, QUIET),
+    b"ts": _entry(DEFAULT, SHRINKS),
+    b"logger": _entry(DEFAULT, SHRINKS),
+    # Programs that print a few lines whatever they are given.
+    b"date": _entry(DEFAULT, QUIET, BOUNDED),
+    **dict.fromkeys((b"hostname", b"uname", b"whoami", b"id", b"basename", b"dirname"), _entry(DEFAULT, BOUNDED)),
+    # Shell builtins.
+    b"echo": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN, Trait.PRINTS_ARGUMENTS),
+    b"printf": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN, STATE, Trait.PRINTS_ARGUMENTS),  # `printf -v NAME` sets
+    b"true": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN),
+    b"false": _entry(DEFAULT, BOUNDED, NO_STDIN),
+    b"pwd": _entry(DEFAULT, BOUNDED, NO_STDIN),
+    b":": _entry(DEFAULT, NO_STDIN, SPECIAL),
+    b"test": _entry(DEFAULT, NO_STDIN),
+    b"[": _entry(DEFAULT, NO_STDIN),
+    b".": _entry(DEFAULT, STATE, SPECIAL, Trait.RUNS_OTHER_CODE),
+    b"source": _entry(DEFAULT, STATE, Trait.RUNS_OTHER_CODE),
+    b"eval": _entry(DEFAULT, STATE, SPECIAL, Trait.RUNS_OTHER_CODE),
+    b"exit": _entry(DEFAULT, NO_STDIN, STATE, FLOW, SPECIAL, Trait.PASSES_STATUS_ON),
+    # `set` turns options on and off; an ERR trap acts as errexit does.
+    b"set": _entry(DEFAULT, NO_STDIN, STATE, SPECIAL, Trait.SETS_OPTIONS, Trait.SETUP_ONLY),
+    b"shopt": _entry(DEFAULT, STATE, Trait.SETS_OPTIONS),
+    b"trap": _entry(DEFAULT, STATE, SPECIAL, Trait.SETS_OPTIONS),
+    b"return": _entry(DEFAULT, NO_STDIN, STATE, FLOW, SPECIAL, Trait.PASSES_STATUS_ON),
+    b"break": _entry(DEFAULT, NO_STDIN, FLOW, SPECIAL),
+    b"continue": _entry(DEFAULT, NO_STDIN, FLOW, SPECIAL),
+    b"suspend": _entry(DEFAULT, FLOW),
+    b"logout": _entry(DEFAULT, FLOW),
+    b"shift": _entry(DEFAULT, NO_STDIN, STATE, SPECIAL),
+    b"unset": _entry(DEFAULT, NO_STDIN, STATE, SPECIAL),
+    b"export": _entry(DEFAULT, NO_STDIN, STATE, SPECIAL, Trait.SETUP_ONLY),
+    b"readonly": _entry(DEFAULT, NO_STDIN, STATE, SPECIAL),
+    b"times": _entry(DEFAULT, SPECIAL),
+    **dict.fromkeys((b"local", b"declare", b"typeset", b"let"), _entry(DEFAULT, NO_STDIN, STATE)),
+    b"cd": _entry(DEFAULT, NO_STDIN, STATE, Trait.SHAPES_LATER_COMMANDS, Trait.SETUP_ONLY),
+    **dict.fromkeys((b"pushd", b"popd", b"enable"), _entry(DEFAULT, STATE, Trait.SHAPES_LATER_COMMANDS)),
+    b"umask": _entry(DEFAULT, STATE, Trait.SETUP_ONLY),
+    b"mkdir": _entry(DEFAULT, Trait.SETUP_ONLY),
+    **dict.fromkeys(
+        (b"read", b"mapfile", b"readarray", b"ulimit", b"wait", b"hash", b"getopts", b"disown", b"jobs", b"bg", b"fg"),
+        _entry(DEFAULT, STATE),
+    ),  # fmt: skip
+    **dict.fromkeys((b"alias", b"unalias"), _entry(DEFAULT, STATE, Trait.DEFINES_ALIASES)),
+    b"builtin": _entry(DEFAULT, STATE, Trait.RUNS_BUILTINS, Trait.SHAPES_LATER_COMMANDS),
+    # Compressors: the short options of each that take a value.
+    # xz calls -0…-3 its fast presets; bzip2's level only sets the block size, so all of them are slow; gzip's
+    # default is 6. pigz, lbzip2, pixz, zstd and lz4 use every core or are fast at any level.
+    b"gzip": _compressor_entry("S", "gzip", slow_from_level=6, faster="gzip -1"),
+    b"pigz": _compressor_entry("SbpIJ", "gzip"),
+    b"bzip2": _compressor_entry("", "bzip2", slow_from_level=1, faster="lbzip2"),
+    b"pbzip2": _compressor_entry("bpm", "bzip2"),
+    b"lbzip2": _compressor_entry("n", "bzip2"),
+    b"xz": _compressor_entry("TCFM", "xz", slow_from_level=4, faster="xz -T0 -1"),
+    b"pixz": _compressor_entry("pt", "xz"),
+    b"zstd": _compressor_entry("oTDBM", "zstd"),
+    b"pzstd": _compressor_entry("po", "zstd"),
+    b"zstdmt": _compressor_entry("oTDBM", "zstd"),
+    b"lz4": _compressor_entry("B", "lz4", output_operand=True),
+    b"gunzip": _decompressor_entry("S", "gzip"),
+    b"zcat": _decompressor_entry("S", "gzip", QUIET),
+    b"unpigz": _decompressor_entry("SbpIJ", "gzip"),
+    b"bunzip2": _decompressor_entry("", "bzip2"),
+    b"bzcat": _decompressor_entry("", "bzip2", QUIET),
+    b"unxz": _decompressor_entry("TCFM", "xz"),
+    b"xzcat": _decompressor_entry("TCFM", "xz", QUIET),
+    b"unzstd": _decompressor_entry("oTDBM", "zstd"),
+    b"zstdcat": _decompressor_entry("oTDBM", "zstd", QUIET),
+    b"unlz4": _decompressor_entry("B", "lz4", output_operand=True),
+    b"lz4cat": _decompressor_entry("B", "lz4"),
+    # Archives.
+    b"tar": _tar(),
+    b"gtar": _tar(),
+    b"bsdtar": _tar(),
+    b"cpio": _entry(
+        OptionSpec(short_with_value="CEFHIMOR", long_with_value=_long("--format", "--file", "--owner")),
+        Trait.ARCHIVER, Trait.RESTORES_DUMP, restores_dump_with=_long("-i", "--extract"),
+    ),  # fmt: skip
+    # Copying to and running on other machines.
+    b"ssh": _entry(_SSH, Trait.REMOTE_SHELL),
+    b"autossh": _entry(_AUTOSSH, Trait.REMOTE_SHELL),
+    b"scp": _entry(OptionSpec(short_with_value="cDFiJloPSX"), Trait.COPIES_TO_HOSTS),
+    b"rsync": _entry(
+        OptionSpec(
+            short_with_value="efBTM",
+            long_with_value=_long(
+                "--rsh", "--rsync-path", "--exclude", "--include", "--filter", "--exclude-from", "--include-from",
+                "--files-from", "--temp-dir", "--compare-dest", "--copy-dest", "--link-dest", "--bwlimit", "--chmod",
+                "--partial-dir", "--log-file", "--password-file", "--port", "--timeout",
+                "--skip-compress", "--compress-level", "--zl", "--compress-choice", "--zc", "--checksum-choice", "--cc",
+            ),
+        ),
+        Trait.COPIES_TO_HOSTS,
+    ),  # fmt: skip
+    b"sftp": _entry(OptionSpec(short_with_value="BbcDFiJlPRSsoX", options_end_at_operand=True), Trait.COPIES_TO_HOSTS),
+    **dict.fromkeys((b"nc", b"ncat", b"netcat", b"socat"), _entry(DEFAULT, Trait.SENDS_STDIN)),
+    b"pv": _entry(DEFAULT, Trait.BUFFER, Trait.COPIES_FILES_OUT),
+    **dict.fromkeys((b"mbuffer", b"buffer"), _entry(DEFAULT, Trait.BUFFER)),
+    # Mounts.
+    b"mount": _mount(),
+    b"mount.nfs": _mount("nfs"),
+    b"mount.nfs4": _mount("nfs4"),
+    b"mount.cifs": _mount("cifs"),
+    b"mount.smb3": _mount("smb3"),
+    b"sshfs": _entry(OptionSpec(short_with_value="opF"), Trait.MOUNTS, filesystem="fuse.sshfs"),
+    b"umount": _entry(OptionSpec(short_with_value="tO", long_with_value=_long("--types", "--test-opts")), Trait.UNMOUNTS),
+    b"fusermount": _entry(DEFAULT, Trait.UNMOUNTS),
+    b"fusermount3": _entry(DEFAULT, Trait.UNMOUNTS),
+    # Databases: clients that restore a dump from stdin, and the dump tools.
+    b"mysql": _entry(_MYSQL, Trait.RESTORES_DUMP, Trait.MYSQL_CLIENT),
+    b"mariadb": _entry(_MYSQL, Trait.RESTORES_DUMP, Trait.MYSQL_CLIENT),
+    b"mysqlimport": _entry(DEFAULT, Trait.BULK_IMPORTER),
+    b"mariadb-import": _entry(DEFAULT, Trait.BULK_IMPORTER),
+    b"psql": _entry(
+        OptionSpec(short_with_value="cdfhpUvLoPT", long_with_value=_long("--command", "--file", "--dbname")),
+        Trait.RESTORES_DUMP,
+    ),
+    b"pg_restore": _entry(
+        OptionSpec(short_with_value="dfFIjLnNPsStTU", long_with_value=_long("--dbname", "--file")), Trait.RESTORES_DUMP
+    ),
+    **dict.fromkeys((b"sqlite3", b"mongorestore", b"mbstream", b"xbstream"), _entry(DEFAULT, Trait.RESTORES_DUMP)),
+    b"redis-cli": _entry(OptionSpec(short_with_value="hpasnu"), Trait.RESTORES_DUMP, restores_dump_with=_long("--pipe")),
+    b"mysqldump": _dump(_MYSQLDUMP, _MYSQL_CLIENTS, _long("-r", "--result-file")),
+    b"mariadb-dump": _dump(_MYSQLDUMP, _MYSQL_CLIENTS, _long("-r", "--result-file")),
+    b"mysqlpump": _dump(_MYSQLDUMP, _MYSQL_CLIENTS, _long("--result-file")),
+    b"pg_dump": _dump(_PG_DUMP, frozenset({b"psql"}), _long("-f", "--file")),
+    b"pg_dumpall": _dump(
+        OptionSpec(short_with_value="fhpUdlS", long_with_value=_long("--file", "--host", "--port", "--username", "--dbname")),
+        frozenset({b"psql"}),
+        _long("-f", "--file"),
+    ),
+    # Encryption on the way (programs/transit.py reads their words).
+    b"gpg": _entry(_GPG, Trait.GNUPG),
+    b"gpg2": _entry(_GPG, Trait.GNUPG),
+    b"age": _entry(OptionSpec(short_with_value="rRio", long_with_value=_long("--recipient", "--recipients-file", "--identity", "--output"))),
+    b"aespipe": _entry(OptionSpec(short_with_value="eHKpOCG")),
+    # Commands that run shell text or another command line (embedded/, launchers.py).
+    **dict.fromkeys(SHELL_PROGRAMS, _entry(_SHELL, Trait.SHELL)),
+    b"su": _entry(_SU, Trait.SWITCHES_USER),
+    b"runuser": _entry(_SU, Trait.SWITCHES_USER),
+    b"xargs": _entry(XARGS),
+    b"watch": _entry(_WATCH),
+    b"flock": _entry(_FLOCK),
+    b"chroot": _entry(_CHROOT),
+    b"setsid": _entry(OptionSpec(options_end_at_operand=True)),
+    b"docker": _entry(DOCKER, Trait.RUNS_ELSEWHERE),
+    b"podman": _entry(DOCKER, Trait.RUNS_ELSEWHERE),
+    b"docker-compose": _entry(COMPOSE, Trait.RUNS_ELSEWHERE),
+    b"podman-compose": _entry(COMPOSE, Trait.RUNS_ELSEWHERE),
+    b"kubectl": _entry(_KUBECTL, Trait.RUNS_ELSEWHERE),
+    b"oc": _entry(_KUBECTL, Trait.RUNS_ELSEWHERE),
+    # Wrappers: they run the program named after their own options.
+    **{name: _wrapper(spec) for name, spec in _WRAPPER_SPECS.items() if name not in (b"command", b"exec")},
+    b"command": _wrapper(_WRAPPER_SPECS[b"command"], Trait.RUNS_BUILTINS),
+    b"exec": _wrapper(_WRAPPER_SPECS[b"exec"], STATE, FLOW, SPECIAL, Trait.SHAPES_LATER_COMMANDS),
+}
+
+UNKNOWN = Program(DEFAULT)  # a program the table does not know: no trait, GNU permutation, no option takes a value
+
+
+def program(name: bytes | None) -> Program:
+    """The table's entry for a program by its basename (`cat`, `mount.nfs4`); UNKNOWN for others and for None."""
+    return PROGRAMS.get(name or b"", UNKNOWN)
+
+
+def has(name: bytes | None, trait: Trait) -> bool:
+    return trait in program(name).traits
+
+
+@cache
+def named(trait: Trait) -> frozenset[bytes]:
+    """The names of every program with trait (for a query that reads only those commands)."""
+    return frozenset(name for name, entry in PROGRAMS.items() if trait in entry.traits)
+
+
+def spec_for(name: bytes | None) -> OptionSpec:
+    """How a program's words split into options and operands."""
+    return program(name).options
+
+
+# The wrappers by name, for the command model's walk through them (`sudo -u pg nice psql` runs psql).
+WRAPPERS: dict[bytes, WrapperSpec] = {name: entry.wrapper for name, entry in PROGRAMS.items() if entry.wrapper is not None}

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from tree_sitter import Node
 
 from pipelint.programs.command import Option
-from pipelint.shell.pipeline import Stage
+from pipelint.programs.pipeline import Stage
 
 # GNU and BSD tee options; anything else (--help, a computed `-$x`) means "don't guess".
 KNOWN_OPTIONS = frozenset({"-a", "-i", "-p", "--append", "--ignore-interrupts", "--output-error"})

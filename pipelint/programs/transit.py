@@ -6,18 +6,17 @@ them, and PL303 (double-compression), which sees through the buffers only.
 
 from __future__ import annotations
 
+from pipelint.programs.table import Trait, has
 from pipelint.shell import syntax
-from pipelint.shell.pipeline import Stage
+from pipelint.programs.pipeline import Stage
 
-# Meters and buffers copy their input unchanged.
-BUFFERS = frozenset({b"pv", b"mbuffer", b"buffer"})
 # openssl ciphers run as `openssl enc -aes-256-cbc` or `openssl aes-256-cbc`.
 _OPENSSL_CIPHER_PREFIXES = (b"enc", b"aes", b"des", b"bf", b"camellia", b"chacha", b"aria", b"sm4", b"cast", b"rc", b"seed")
 
 
 def is_buffer(stage: Stage) -> bool:
     """`pv`, `mbuffer`, `buffer` reading the pipe and writing the pipe."""
-    return _plain(stage) and stage.name in BUFFERS
+    return _plain(stage) and has(stage.name, Trait.BUFFER)
 
 
 def is_encryption(stage: Stage) -> bool:
@@ -34,7 +33,7 @@ def is_encryption(stage: Stage) -> bool:
         if not words or words[0] is None or not words[0].startswith(_OPENSSL_CIPHER_PREFIXES):
             return False
         return not {b"-d", b"-in", b"-out"} & set(words)
-    if stage.name in (b"gpg", b"gpg2"):
+    if has(stage.name, Trait.GNUPG):
         encrypts = model.has("-c", "--symmetric", "-e", "--encrypt")
         return encrypts and not model.operands and not model.has("-o", "--output", "-d", "--decrypt")
     if stage.name == b"aespipe":

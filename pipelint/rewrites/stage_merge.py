@@ -8,8 +8,9 @@ from __future__ import annotations
 from pipelint.shell import syntax
 from pipelint.facts.exit_status import stage_status_observed, status_observed
 from pipelint.finding import Edit
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rule import Context
+from pipelint.rewrites.stage_removal import all_drain_after
 from pipelint.rewrites.subshell import expansion_may_fail
 
 
@@ -54,10 +55,16 @@ def merge_unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str
 
     The merged command exits with the first stage's status where the second's
     used to count (`sort f | uniq`: 0 when f is missing, `sort -u f`: 2), and
-    `PIPESTATUS` (and pipefail) see one stage fewer.
+    `PIPESTATUS` sees one stage fewer. Under `set -o pipefail` the pipeline's
+    status is its last non-zero stage's: the absorbed stage (`uniq`, `wc -l`
+    reading the pipe) fails only when SIGPIPE kills it, which needs a later
+    stage that stops reading early (`| head -1`); with none, the merged
+    command's status is what the two gave.
     """
-    if stage_status_observed(pipeline.root, context.facts):
-        return "`PIPESTATUS` or `set -o pipefail` sees one stage fewer"
+    if context.facts.reads_pipestatus:
+        return "`PIPESTATUS` sees one stage fewer"
+    if stage_status_observed(pipeline.root, context.facts) and not all_drain_after(pipeline, index + 1, context):
+        return "under `set -o pipefail` the status may come from a stage a later one stops early (`head`)"
     last = index + 1 == len(pipeline.stages) - 1
     if last and may_fail(pipeline.stages[index]) and status_observed(pipeline.root, context.facts):
         return "the pipeline's exit status becomes the first command's, which fails where the second succeeded"

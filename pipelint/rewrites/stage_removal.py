@@ -21,40 +21,11 @@ from tree_sitter import Node
 
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
+from pipelint.programs.table import Trait, has, program
 from pipelint.facts.exit_status import stage_status_observed
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 from pipelint.rewrites.stdin_readers import several_readers
-
-# Programs whose only effect while they run is what they write to stdout: killed
-# by SIGPIPE earlier or later, they leave nothing else behind (their error
-# messages about missing inputs come at the start, whenever they die).
-QUIET_PRODUCERS = frozenset(
-    name.encode()
-    for name in {
-        "cat", "sort", "uniq", "grep", "egrep", "fgrep", "cut", "tr", "head", "echo", "printf", "seq", "yes",
-        "wc", "nl", "tac", "rev", "paste", "join", "comm", "fold", "expand", "unexpand", "fmt", "od", "base64",
-        "base32", "md5sum", "sha1sum", "sha256sum", "sha512sum", "cksum", "zcat", "xzcat", "bzcat", "zstdcat",
-        "column", "ls", "date", "true",
-    }
-)  # fmt: skip
-
-# Programs that read their input to the end whatever it holds, so the stages
-# before them are never cut short by SIGPIPE.
-DRAINING_CONSUMERS = frozenset(
-    name.encode()
-    for name in {
-        "cat", "wc", "sort", "uniq", "tr", "cut", "tac", "rev", "nl", "od", "base64", "base32", "md5sum",
-        "sha1sum", "sha256sum", "sha512sum", "cksum", "tee", "paste", "fold", "expand", "unexpand", "grep",
-        "egrep", "fgrep",
-    }
-)  # fmt: skip
-
-# Options that make one of them stop at the first line that settles the answer.
-_GREP_STOPS = frozenset({"-q", "--quiet", "--silent", "-m", "--max-count", "-l", "-L", "--files-with-matches",
-                         "--files-without-match"})  # fmt: skip
-_STOPS_EARLY = {b"grep": _GREP_STOPS, b"egrep": _GREP_STOPS, b"fgrep": _GREP_STOPS, b"sort": frozenset({"-c", "-C", "--check"})}
-
 
 def harmless_redirect(redirect: Node) -> bool:
     """A redirect that opens no file: `2>/dev/null`, `2>&1`, `2>&-`."""
@@ -69,10 +40,10 @@ def harmless_redirect(redirect: Node) -> bool:
     return operator == ">&" and value in (b"1", b"2", b"-")
 
 
-def _plain_program(stage: Stage, context: Context, programs: frozenset[bytes]) -> Command | None:
-    """The stage's model when it runs one of programs as itself, with no redirect that opens a file for writing."""
+def _plain_program(stage: Stage, context: Context, trait: Trait) -> Command | None:
+    """The stage's model when it runs a program with trait as itself, with no redirect that opens a file for writing."""
     model = stage.command_model
-    if model is None or model.program not in programs or model.wrappers or not model.exact:
+    if model is None or not has(model.program, trait) or model.wrappers or not model.exact:
         return None
     if context.redefines(model.program) or context.carriage_return_after(stage.end):
         return None  # a function, an alias, or `uniq\r` in a CRLF script: not that program
@@ -82,13 +53,16 @@ def _plain_program(stage: Stage, context: Context, programs: frozenset[bytes]) -
 
 
 def _quiet(stage: Stage, context: Context) -> bool:
-    model = _plain_program(stage, context, QUIET_PRODUCERS)
-    return model is not None and not (model.program == b"sort" and model.has("-o", "--output"))
+    """Its only effect while it runs is its output: killed by SIGPIPE earlier or later, it leaves nothing else
+    behind (its error messages about missing inputs come at the start, whenever it dies)."""
+    model = _plain_program(stage, context, Trait.QUIET_PRODUCER)
+    return model is not None and not model.has(*program(model.program).writes_file_with)
 
 
 def _drains(stage: Stage, context: Context) -> bool:
-    model = _plain_program(stage, context, DRAINING_CONSUMERS)
-    return model is not None and not model.has(*_STOPS_EARLY.get(model.program, ()))  # type: ignore[arg-type]
+    """It reads its input to the end whatever it holds, so the stages before it are never cut short by SIGPIPE."""
+    model = _plain_program(stage, context, Trait.DRAINS_INPUT)
+    return model is not None and not model.has(*program(model.program).stops_early_with)
 
 
 def _all_quiet_before(pipeline: Pipeline, index: int, context: Context) -> bool:
@@ -97,26 +71,28 @@ def _all_quiet_before(pipeline: Pipeline, index: int, context: Context) -> bool:
     Read once per pipeline, for each index at once: asked of every stage
     before each `| cat |`, a pipeline of 4,000 stages took 8 s.
     """
-    quiet = pipeline.memo.get("quiet before")
-    if quiet is None:
-        quiet = [True]  # quiet[i]: the stages before i all are
-        for stage in pipeline.stages:
-            quiet.append(quiet[-1] and _quiet(stage, context))
-        pipeline.memo["quiet before"] = quiet
-    return quiet[index]
+    return pipeline.shared(_quiet_before, context)[index]
+
+
+def _quiet_before(pipeline: Pipeline, context: Context) -> list[bool]:
+    quiet = [True]  # quiet[i]: the stages before i all are
+    for stage in pipeline.stages:
+        quiet.append(quiet[-1] and _quiet(stage, context))
+    return quiet
 
 
 def all_drain_after(pipeline: Pipeline, index: int, context: Context) -> bool:
     """Every stage after index reads its input to the end, so none is stopped by SIGPIPE from a later one,
     and the stage at index never is (read once per pipeline, as `_all_quiet_before`)."""
-    drain = pipeline.memo.get("drain after")
-    if drain is None:
-        drain = [True]  # from the end: drain[-1 - i] for the stages after i
-        for stage in reversed(pipeline.stages[1:]):
-            drain.append(drain[-1] and _drains(stage, context))
-        drain.reverse()
-        pipeline.memo["drain after"] = drain
-    return drain[index]
+    return pipeline.shared(_drain_after, context)[index]
+
+
+def _drain_after(pipeline: Pipeline, context: Context) -> list[bool]:
+    drain = [True]  # from the end: drain[-1 - i] for the stages after i
+    for stage in reversed(pipeline.stages[1:]):
+        drain.append(drain[-1] and _drains(stage, context))
+    drain.reverse()
+    return drain
 
 
 def unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str | None:

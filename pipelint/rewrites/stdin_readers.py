@@ -9,17 +9,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from pipelint.programs.table import Trait, has
 from pipelint.shell import syntax
-
-# Builtins that never read standard input: a loop body of them and one `read` is one reader.
-_NOT_READERS = frozenset(
-    name.encode()
-    for name in {
-        "echo", "printf", "test", "[", ":", "true", "false", "let", "local", "export", "declare", "typeset",
-        "shift", "break", "continue", "return", "exit", "set", "unset", "cd", "pwd", "readonly",
-    }
-)  # fmt: skip
-
 
 def several_readers(command: Node) -> bool:
     """A compound consumer in which more than one command may read the input (`(head -n 1; wc -l)`)."""
@@ -27,7 +18,7 @@ def several_readers(command: Node) -> bool:
         return False
     readers = 0
     for node in syntax.walk(command):
-        if node.type == "command" and syntax.command_name(node) not in _NOT_READERS and not _own_stdin(node):
+        if node.type == "command" and not has(syntax.command_name(node), Trait.NEVER_READS_STDIN) and not _own_stdin(node):
             readers += 1
     return readers > 1
 

@@ -14,8 +14,9 @@ from tree_sitter import Node
 
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
+from pipelint.programs.table import Trait, has, program
 from pipelint.finding import Applicability, Edit, Fix
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rewrites.stage_removal import all_drain_after
 from pipelint.rule import Context
 from pipelint.facts.exit_status import IGNORED, TESTED, stage_status_observed, status_use
@@ -233,7 +234,7 @@ def _missing_input_observed(pipeline: Pipeline, context: Context) -> str | None:
             return "with the file missing, `$(…)` would capture nothing instead of the consumer's output on empty input"
     if any(_redirects_stderr(r) for r in pipeline.stages[1].all_redirects):
         return "given a directory, the consumer's own error message goes where its stderr is redirected"
-    if consumer is not None and consumer.program in _ARCHIVERS:
+    if consumer is not None and has(consumer.program, Trait.ARCHIVER):
         return "given a directory, the archiver reports it in its own words, and more of them than `cat` did"
     written = _file_read_later(pipeline, context)
     if written is not None:
@@ -267,17 +268,6 @@ def _skipped_consumer_observed(pipeline: Pipeline, context: Context) -> str | No
     return None
 
 
-# Programs that print nothing when their input is empty (so a skipped one prints the same).
-_SILENT_ON_EMPTY = frozenset(
-    name.encode() for name in {"head", "tail", "sort", "uniq", "tr", "cut", "sed", "tac", "rev", "fold", "paste", "cat"}
-)  # fmt: skip
-_GREPS = frozenset({b"grep", b"egrep", b"fgrep"})
-# Archivers answer a directory on stdin with messages of their own (`tar: This does not look like a tar archive`).
-_ARCHIVERS = frozenset({b"tar", b"bsdtar", b"gtar", b"cpio"})
-# grep options that print something for empty input, or exit 0 on it.
-_GREP_SPEAKS_ON_EMPTY = ("-c", "--count", "-L", "--files-without-match")
-
-
 def _silent_on_empty_input(stage: Stage) -> bool:
     """The consumer prints nothing when its input is empty: skipped, it prints the same."""
     if stage.command.type == "while_statement":
@@ -286,16 +276,16 @@ def _silent_on_empty_input(stage: Stage) -> bool:
     consumer = stage.command_model
     if consumer is None or consumer.program is None or not consumer.exact:
         return False
-    if consumer.program in _GREPS:
-        return not consumer.has(*_GREP_SPEAKS_ON_EMPTY)
-    return consumer.program in _SILENT_ON_EMPTY
+    known = program(consumer.program)
+    return known.has(Trait.SILENT_ON_EMPTY) and not consumer.has(*known.speaks_on_empty_with)
 
 
 def _fails_on_empty_input(consumer: Command | None) -> bool:
-    """grep selects no line from empty input and exits 1, as the failed redirect does (non-zero either way)."""
-    if consumer is None or consumer.program not in _GREPS or not consumer.exact:
+    """It exits non-zero on empty input (grep selects no line: 1), as the failed redirect does."""
+    if consumer is None or not consumer.exact:
         return False
-    return not consumer.has("-L", "--files-without-match")
+    known = program(consumer.program)
+    return known.has(Trait.FAILS_ON_EMPTY) and not consumer.has(*known.succeeds_on_empty_with)
 
 
 def _redirects_stderr(redirect: Node) -> bool:

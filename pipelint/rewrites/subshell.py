@@ -13,16 +13,11 @@ import re
 
 from tree_sitter import Node
 
+from pipelint.programs.table import Trait, has
 from pipelint.shell import syntax
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 
-# Builtins that act on the loop, function or shell they run in; in a pipeline
-# stage they act on a subshell that ends at once.
-_CONTROL_BUILTINS = frozenset({b"break", b"continue", b"exit", b"return", b"suspend", b"logout", b"exec"})
-STATEFUL_BUILTINS = syntax.STATE_CHANGING_BUILTINS | _CONTROL_BUILTINS
-# Words before a builtin that still run it in the shell: `command cd`, `builtin read`.
-_BUILTIN_RUNNERS = frozenset({b"command", b"builtin"})
 
 
 def _plain_name(word: Node) -> bytes:
@@ -88,20 +83,14 @@ def expansion_escape_reason(pipeline: Pipeline, remaining: Stage, context: Conte
     return "a word that fails to expand (`set -u`, `${x:?}`) would end the script instead of one stage of the pipeline"
 
 
-# POSIX special builtins: a redirect that fails on one ends a non-interactive POSIX shell
-# (dash, `bash --posix`), where it fails only the command elsewhere.
-_SPECIAL_BUILTINS = frozenset(
-    name.encode()
-    for name in (":", ".", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set", "shift", "times", "trap", "unset")
-)
-
-
 def failed_redirect_escape_reason(pipeline: Pipeline, remaining: Stage) -> str | None:
     """When the fix leaves a special builtin alone in the current shell with a redirect that may fail."""
     if len(pipeline.stages) > 2 or remaining.command.type != "command":
         return None
     word = remaining.command.child_by_field_name("name")
-    if word is None or _plain_name(word) not in _SPECIAL_BUILTINS:
+    # A redirect that fails on a special builtin ends a non-interactive POSIX shell
+    # (dash, `bash --posix`), where it fails only the command elsewhere.
+    if word is None or not has(_plain_name(word), Trait.SPECIAL_BUILTIN):
         return None
     return f"`{_plain_name(word).decode('utf-8', 'replace')}` is a special builtin: a missing file in its redirect would end a POSIX shell"
 
@@ -126,15 +115,11 @@ def _simple_command_reason(command: Node, context: Context) -> str | None:
         if index > 0 and name.startswith(b"-"):
             continue  # `command -p read`
         label = name.decode("utf-8", "replace")
-        if name in STATEFUL_BUILTINS:
+        if has(name, Trait.CHANGES_SHELL_STATE) or has(name, Trait.CONTROLS_FLOW):  # in a stage, on a subshell that ends
             return f"`{label}` would run in the current shell and act on it"
         if context.redefines(name):
             return f"`{label}` may be a function of the script, which would run in the current shell"
-        if name not in _BUILTIN_RUNNERS:
+        if not has(name, Trait.RUNS_BUILTINS):  # `command cd`, `builtin read` still run the builtin here
             return None
     return None if words else "a computed command name could name a builtin or a function"
 
-
-def leaves_subshell(pipeline: Pipeline, remaining: Stage, context: Context) -> bool:
-    """True if removing the other stages would run `remaining` in the current shell, where it can change it."""
-    return escape_reason(pipeline, remaining, context) is not None

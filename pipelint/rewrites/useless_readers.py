@@ -16,7 +16,7 @@ from tree_sitter import Node
 from pipelint.programs import dd_operands
 from pipelint.shell import syntax
 from pipelint.finding import Fix
-from pipelint.shell.pipeline import Pipeline
+from pipelint.programs.pipeline import Pipeline
 from pipelint.rule import Context
 from pipelint.rewrites.stdin_redirect import StdinRewrite, can_take_stdin, rewrite
 
@@ -57,9 +57,7 @@ class UselessReader:
 
 def find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | None:
     """The first stage is a `cat` that only copies one file into the second (PL001, PL004)."""
-    if "useless_cat" not in pipeline.memo:
-        pipeline.memo["useless_cat"] = _find_useless_cat(pipeline, context)
-    return pipeline.memo["useless_cat"]
+    return pipeline.shared(_find_useless_cat, context)
 
 
 def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | None:

@@ -8,7 +8,7 @@ from tree_sitter import Node
 
 from pipelint.shell import syntax
 from pipelint.finding import Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline, redirect_operator_end
+from pipelint.programs.pipeline import Pipeline, redirect_operator_end
 from pipelint.rule import Context, Rule
 from pipelint.rewrites.stdin_redirect import can_take_stdin, consumer_label, rewrite
 

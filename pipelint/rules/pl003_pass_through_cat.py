@@ -10,7 +10,7 @@ from pipelint.rewrites import stage_removal
 from pipelint.shell import syntax
 from pipelint.facts.exit_status import status_observed
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
 from pipelint.rewrites.subshell import escape_reason, expansion_may_fail
 
@@ -104,7 +104,7 @@ def _exit_trap_may_outlive(previous: Stage, context: Context) -> bool:
     """
     if b"trap" not in context.source:
         return False
-    return b"trap" in syntax.text(previous.command) or context.defines(previous.name) or context.facts.sources_files
+    return b"trap" in syntax.text(previous.command) or context.defines(previous.name) or context.facts.runs_unseen_code
 
 
 def _move_redirect(previous: Stage, redirect: Node, target: bytes) -> tuple[Edit, ...]:

@@ -8,7 +8,7 @@ from pipelint.rewrites import stage_removal
 from pipelint.shell import syntax
 from pipelint.programs import tee_command
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
 
 DEV_NULL = b"/dev/null"

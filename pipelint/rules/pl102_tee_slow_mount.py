@@ -12,21 +12,13 @@ from pipelint.shell import syntax
 from pipelint.programs import tee_command
 from pipelint.facts.script import ScriptFacts
 from pipelint.finding import Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
+from pipelint.programs.table import Trait, has
 from pipelint.rule import Context, Rule
 from pipelint.facts.static_paths import static_path
 
 _WRITES = (">", ">>", ">|", "&>", "&>>")
 
-# Producers that print a few lines however large the data around them is:
-# `date | tee -a /nfs/log` waits for one small write, not the pipeline's bytes.
-_BOUNDED_PRODUCERS = frozenset({b"echo", b"printf", b"date", b"hostname", b"uname", b"whoami", b"id", b"pwd",
-                                b"basename", b"dirname", b"true", b"false"})  # fmt: skip
-# Filters whose output is at most their input (or a fixed multiple of it); a
-# stage that can make more (xargs, ssh, sh, while loops) makes the amount unknown.
-_SHRINKING_FILTERS = frozenset({b"tee", b"tr", b"sed", b"cut", b"grep", b"egrep", b"fgrep", b"sort", b"uniq", b"head",
-                                b"tail", b"wc", b"column", b"fmt", b"fold", b"base64", b"ts", b"logger", b"rev", b"nl",
-                                b"expand", b"unexpand", b"awk", b"cat"})  # fmt: skip
 
 
 class TeeSlowMountRule(Rule):
@@ -123,7 +115,8 @@ def _bounded(pipeline: Pipeline, context: Context) -> bool:
         return False
     for stage in rest:
         model = stage.command_model
-        if model is None or model.program not in _SHRINKING_FILTERS or context.defines(model.program):
+        # A filter that cannot make more than it reads; a stage that can (xargs, ssh, sh, a loop): amount unknown.
+        if model is None or not has(model.program, Trait.OUTPUT_AT_MOST_INPUT) or context.defines(model.program):
             return False
         if model.program == b"cat" and model.operands:
             return False  # `cat - big.log`: a file joins the stream
@@ -136,8 +129,8 @@ def _bounded_producer(stage: Stage, context: Context) -> bool:
         return False
     if any(node.type in ("command_substitution", "process_substitution") for argument in model.arguments for node in syntax.walk(argument)):
         return False  # `echo "$(cat big.log)"`
-    if model.program in _BOUNDED_PRODUCERS:
-        return True
+    if has(model.program, Trait.BOUNDED_OUTPUT):
+        return True  # `date | tee -a /nfs/log` waits for one small write, not the pipeline's bytes
     fed = [r for r in stage.all_redirects if r.type in ("herestring_redirect", "heredoc_redirect")]
     return model.program == b"cat" and not model.operands and bool(fed)
 

@@ -10,7 +10,7 @@ from pipelint.shell import syntax
 from pipelint.programs import tee_command
 from pipelint.shell.dialect import is_shell_script
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline
+from pipelint.programs.pipeline import Pipeline
 from pipelint.rule import Context, Rule
 
 

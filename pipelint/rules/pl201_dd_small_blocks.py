@@ -12,7 +12,7 @@ from pipelint.shell import syntax
 from pipelint.programs.command import Command
 from pipelint.programs.dd_operands import DEFAULT_BLOCK, Operand
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline
+from pipelint.programs.pipeline import Pipeline
 from pipelint.programs.table import WRAPPERS
 from pipelint.rule import Context, Rule
 from pipelint.rewrites.useless_readers import find_useless_dd

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pipelint.rules import evidence
 from pipelint.programs.consumers import dump_consumer
 from pipelint.finding import Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline
+from pipelint.programs.pipeline import Pipeline
 from pipelint.rule import Context, Rule
 from pipelint.rewrites.useless_readers import find_useless_dd
 

@@ -19,6 +19,7 @@ from pipelint.facts.script import Step
 from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.shell.positions import LineIndex
 from pipelint.programs.remote_commands import Download, Ssh, Upload, host_key, parse_download, parse_sftp, parse_ssh, parse_upload
+from pipelint.programs.table import Trait, has, named, program
 from pipelint.rule import Context, Rule
 from pipelint.shell.syntax import shape
 
@@ -112,7 +113,7 @@ def _decompresses(ssh: Ssh, upload: Upload, remote_files: list[str], fmt: str) -
             continue
         output_option = model.option("-o") or model.option("--output")
         output = None if output_option is None else _written_value(output_option)
-        if output is None and model.program in (b"lz4", b"unlz4") and len(operands) == 2:
+        if output is None and program(model.program).output_operand and len(operands) == 2:
             output = operands[1]
         output = output or _stdout_target(model)
         if output is None and named[0].endswith(suffix):
@@ -208,10 +209,6 @@ def _landing(upload: Upload, compressed: Compressed) -> str | None:
     return None  # `host:/srv/backup`: a folder or a new name, only that host knows
 
 
-# Remote statements that may come before the compression without printing anything.
-_SILENT_SETUP = frozenset({b"cd", b"set", b"umask", b"export", b"mkdir"})
-
-
 def _remote_compression(ssh: Ssh) -> tuple[str, str] | None:
     """`mysqldump db | gzip > /tmp/x.gz` as ssh's remote command: (the command without its
     `> FILE`, FILE), when that compressor's file is the only thing the remote script makes."""
@@ -229,7 +226,8 @@ def _remote_compression(ssh: Ssh) -> tuple[str, str] | None:
     outputs = [r for r in model.redirects if syntax.redirects_stdout(r)]
     if found is None or not found.to_stdout or len(outputs) != 1 or syntax.redirect_parts(outputs[0])[1] != ">":
         return None
-    if any(read_command(node).program not in _SILENT_SETUP for node in commands[:-1] if not _in_pipeline_with(node, last)):
+    earlier = [node for node in commands[:-1] if not _in_pipeline_with(node, last)]
+    if not all(has(read_command(node).program, Trait.SETUP_ONLY) for node in earlier):
         return None  # `echo start; … | gzip > f`: that output would join the stream
     destination = syntax.redirect_parts(outputs[0])[2]
     if destination is None:
@@ -252,13 +250,14 @@ class SerializedTransferRule(Rule):
     name = "serialized-transfer"
     severity = Severity.WARNING
     fix_availability = FixAvailability.NEVER
-    programs = frozenset(name.encode() for name in compressors.COMPRESSORS) | {b"ssh"}  # ssh: the pulls
+    reads_other_statements = True  # it follows the steps after the command, and names their lines
+    programs = named(Trait.COMPRESSOR) | {b"ssh"}  # ssh: the pulls
 
     def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
         if command.program == b"ssh":
             yield from self._pulls(command, context)
             return
-        if command.program is None or command.program.decode("utf-8", "replace") not in compressors.COMPRESSORS:
+        if not has(command.program, Trait.COMPRESSOR):
             return  # most commands compress nothing: the statement sequences are never computed
         steps = context.facts.steps_from(command.node)  # this statement and those after it, same shell
         compressed = _compressed(steps[0], command) if steps else None

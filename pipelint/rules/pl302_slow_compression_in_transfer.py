@@ -9,16 +9,14 @@ from pipelint.rules import evidence
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline, Stage
-from pipelint.programs.remote_commands import parse_ssh, stdout_crosses_link
+from pipelint.programs.pipeline import Pipeline, Stage
+from pipelint.embedded.regions import stdout_crosses_link
+from pipelint.programs.remote_commands import parse_ssh
+from pipelint.programs.table import Trait, has, named, program
 from pipelint.rule import Context, Rule
 
-# Levels from which each compressor is "slow" (its default is one of them). xz
-# calls -0…-3 its fast presets; bzip2's level only sets the block size, so all
-# of them are slow; gzip's default is 6.
-_SLOW_FROM = {"gzip": 6, "bzip2": 1, "xz": 4}
-_TOOLS = frozenset({"gzip", "bzip2", "xz"})  # pigz, lbzip2, pixz, zstd and lz4 are the remedies
-_SLOW_COMPRESSORS = frozenset(tool.encode() for tool in _TOOLS) | compressors.TARS  # by the name written
+# The compressors that run on one core at a level that may be slow, and tar: by the name written.
+_SLOW_COMPRESSORS = frozenset(name for name in named(Trait.COMPRESSOR) if program(name).slow_from_level) | named(Trait.TAR)
 
 
 def network_sink(stage: Stage) -> str | None:
@@ -32,8 +30,8 @@ def network_sink(stage: Stage) -> str | None:
         if ssh is None or ssh.host is None or ssh.has("-n", "-N"):
             return None  # `ssh -n` reads nothing; -N runs no command
         return "ssh"
-    if name in (b"nc", b"ncat", b"netcat", b"socat"):
-        return name.decode()
+    if has(name, Trait.SENDS_STDIN):
+        return name.decode()  # type: ignore[union-attr]
     if name == b"curl":
         for index, word in enumerate(words):
             following = words[index + 1] if index + 1 < len(words) else None
@@ -91,9 +89,8 @@ class SlowCompressionInTransferRule(Rule):
 
     def _compressor(self, stage: Stage, sink: str) -> Finding | None:
         found = compressors.parse(stage.command_model)
-        if found is None or found.tool not in _TOOLS or not found.to_stdout:
-            return None
-        if found.effective_level < _SLOW_FROM[found.tool]:
+        slow_from = None if found is None else program(found.command.program).slow_from_level
+        if found is None or slow_from is None or not found.to_stdout or found.effective_level < slow_from:
             return None
         level = "its default level" if found.level is None else f"level {found.level}"
         message = (
@@ -126,12 +123,12 @@ class SlowCompressionInTransferRule(Rule):
         if found is None:
             return None
         option, _ = found
-        program = {"z": "gzip", "--gzip": "gzip", "--gunzip": "gzip", "j": "bzip2", "--bzip2": "bzip2"}.get(option, "xz")
+        tool = compressors.tar_compressor(option)
         message = (
-            f"`tar` compresses with {program} at its default level straight into `{sink}`: "
+            f"`tar` compresses with {tool} at its default level straight into `{sink}`: "
             f"the transfer waits for the CPU; {evidence.SLOW_COMPRESSION}"
         )
-        fast = {"gzip": "gzip -1", "bzip2": "lbzip2", "xz": "xz -T0 -1"}[program]
+        fast = program(tool.encode()).faster
         advice = (
             f"Compress faster: `tar -I '{fast}' …` (keeps the format), or drop `{option}` and pipe through "
             "`zstd -1 -T0` or `pigz -1`"

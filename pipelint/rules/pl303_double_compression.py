@@ -9,15 +9,15 @@ from tree_sitter import Node
 from pipelint.programs import compressors, transit
 from pipelint.shell import syntax
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.programs.command import Command, Option
 from pipelint.programs.remote_commands import Ssh, parse_ssh, parse_upload
+from pipelint.programs.table import Trait, has, named
 from pipelint.rule import Context, Rule
 
-_READERS = frozenset({b"cat", b"pv"})
 # The stages whose output may be compressed data, by their name as written (a wrapped
 # compressor, `sudo gzip`, is not read as one): every other stage is passed over at once.
-_SOURCES = frozenset(name.encode() for name in compressors.COMPRESSORS) | compressors.TARS | _READERS | {b"dd"}
+_SOURCES = named(Trait.COMPRESSOR) | named(Trait.TAR) | named(Trait.COPIES_FILES_OUT) | {b"dd"}
 
 
 def _compressed_name(value: bytes) -> bool:
@@ -42,7 +42,7 @@ def compressed_source(stage: Stage) -> str | None:
     values = [syntax.literal_value(a) for a in stage.arguments]
     if stage.name == b"dd":
         files = [v[3:] for v in values if v is not None and v.startswith(b"if=")]
-    elif stage.name in _READERS:
+    elif has(stage.name, Trait.COPIES_FILES_OUT):
         files = [v for v in values if v is not None and not v.startswith(b"-")]
         if len(files) != len(values) - sum(1 for v in values if v is not None and v.startswith(b"-")):
             return None  # a computed operand
@@ -106,7 +106,7 @@ class DoubleCompressionRule(Rule):
     name = "double-compression"
     severity = Severity.WARNING
     fix_availability = FixAvailability.ALWAYS
-    programs = frozenset({b"ssh", b"scp", b"rsync"})
+    programs = named(Trait.REMOTE_SHELL) | named(Trait.COPIES_TO_HOSTS)
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         for index, stage in enumerate(pipeline.stages[:-1]):
@@ -121,7 +121,7 @@ class DoubleCompressionRule(Rule):
 
     def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
         """`ssh -C host cmd < backup.tar.gz`: the same double work without a pipe; `scp -C`, `rsync -z`."""
-        if command.program in (b"scp", b"rsync"):
+        if has(command.program, Trait.COPIES_TO_HOSTS):
             finding = self._copy_finding(command, context)
             if finding is not None:
                 yield finding

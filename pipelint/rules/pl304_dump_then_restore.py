@@ -12,20 +12,13 @@ from pipelint.shell import syntax
 from pipelint.programs.command import Command
 from pipelint.facts.script import Step
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
+from pipelint.programs.table import Trait, has, named, program
 from pipelint.rule import Context, Rule
 
-# Which client restores which dump, by the program's name.
-_MYSQL_CLIENTS = frozenset({b"mysql", b"mariadb"})
-_RESTORERS = {
-    b"mysqldump": _MYSQL_CLIENTS, b"mariadb-dump": _MYSQL_CLIENTS, b"mysqlpump": _MYSQL_CLIENTS,
-    b"pg_dump": frozenset({b"psql"}), b"pg_dumpall": frozenset({b"psql"}),
-}  # fmt: skip
 # Options after which the dump is no SQL text one client reads back: per-table
 # files (--tab), XML, pg_dump's custom, directory and tar formats (pg_restore
 # needs the file: it seeks in it, and -j N restores in parallel from it).
 _NOT_A_STREAM = ("-T", "--tab", "-X", "--xml")
-_OUTPUT_OPTIONS = {b"mysqldump": ("-r", "--result-file"), b"mariadb-dump": ("-r", "--result-file"),
-                   b"mysqlpump": ("--result-file",), b"pg_dump": ("-f", "--file"), b"pg_dumpall": ("-f", "--file")}  # fmt: skip
 # Options with which the client runs something else than its standard input.
 _OTHER_INPUT = ("-e", "--execute", "-c", "--command", "-f", "--file")
 # The separators that may stand between the two statements the fix joins.
@@ -41,14 +34,14 @@ class Written:
 
 
 def _dump_output(model: Command) -> Written | None:
-    if model.program not in _RESTORERS or model.wrappers or not model.exact or model.has(*_NOT_A_STREAM):
+    if not has(model.program, Trait.DUMPS_DATABASE) or model.wrappers or not model.exact or model.has(*_NOT_A_STREAM):
         return None
     if model.program == b"pg_dump":
         fmt = model.option("-F") or model.option("--format")
         if fmt is not None and fmt.value not in (b"p", b"plain"):
             return None  # -Fc, -Fd, -Ft: pg_restore reads them, from the file
     stdout = [r for r in model.redirects if syntax.redirects_stdout(r)]
-    options = [model.option(name) for name in _OUTPUT_OPTIONS[model.program]]
+    options = [model.option(name) for name in sorted(program(model.program).writes_file_with)]
     given = [option for option in options if option is not None]
     if len(stdout) + len(given) != 1:
         return None
@@ -88,16 +81,17 @@ class DumpThenRestoreRule(Rule):
     name = "dump-then-restore"
     severity = Severity.WARNING
     fix_availability = FixAvailability.SOMETIMES  # display-only, where the two statements are next to each other
-    programs = frozenset(_RESTORERS)
+    reads_other_statements = True  # it follows the steps after the command, and names their lines
+    programs = named(Trait.DUMPS_DATABASE)
 
     def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
-        if command.program not in _RESTORERS:
+        if not has(command.program, Trait.DUMPS_DATABASE):
             return  # most commands dump nothing: the statement sequences are never computed
         steps = context.facts.steps_from(command.node)
         written = _dump_output(command) if steps else None
         if written is None:
             return
-        clients = _RESTORERS[command.program]  # type: ignore[index]
+        clients = program(command.program).restored_by
         for later in steps[1:]:
             model = context.command(later.command)
             restore = _restore_input(model, clients, written.path)

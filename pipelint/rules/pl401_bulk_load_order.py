@@ -11,7 +11,8 @@ from pipelint.rules import evidence
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
 from pipelint.finding import Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline
+from pipelint.programs.pipeline import Pipeline
+from pipelint.programs.table import Trait, has, named
 from pipelint.rule import Context, Rule
 
 # MySQL's grammar: LOAD DATA [LOW_PRIORITY | CONCURRENT] [LOCAL] INFILE.  Any
@@ -20,11 +21,6 @@ LOAD_DATA = re.compile(
     rb"\bLOAD(?:\s|\\\n)+DATA(?:\s|\\\n)+(?:(?:LOW_PRIORITY|CONCURRENT)(?:\s|\\\n)+)?(?:LOCAL(?:\s|\\\n)+)?INFILE\b",
     re.IGNORECASE,
 )
-
-SQL_CLIENTS = frozenset({"mysql", "mariadb"})
-BULK_IMPORTERS = frozenset({"mysqlimport", "mariadb-import"})
-# Commands that only hand their arguments or here-document to the next stage.
-FEEDERS = frozenset({b"echo", b"printf", b"cat"})
 
 ADVICE = "Sort the file on the primary key before loading, and add secondary indexes after the load"
 
@@ -48,23 +44,25 @@ class BulkLoadOrderRule(Rule):
     name = "bulk-load-order"
     severity = Severity.INFO
     fix_availability = FixAvailability.NEVER  # advice only (Finding.help)
-    programs = frozenset(name.encode() for name in SQL_CLIENTS | BULK_IMPORTERS)
+    programs = named(Trait.MYSQL_CLIENT) | named(Trait.BULK_IMPORTER)
 
     def check_command(self, command: Command, context: Context) -> Iterator[Finding]:
         program = _program(command)
-        if program in BULK_IMPORTERS:
+        if has(command.program, Trait.BULK_IMPORTER):
             yield self._finding(f"`{program}` bulk-loads rows", command.node)
-        elif program in SQL_CLIENTS and carries_load_data(command.node, command.redirects):
+        elif has(command.program, Trait.MYSQL_CLIENT) and carries_load_data(command.node, command.redirects):
             yield self._finding(f"`LOAD DATA INFILE` sent to {program}", command.node)
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         """`echo "LOAD DATA …" | mysql`, `cat <<EOF | mysql`: the SQL is written by the stage before."""
         for feeder, client in zip(pipeline.stages, pipeline.stages[1:]):
-            if feeder.name not in FEEDERS or not feeder.is_simple:
+            # `echo "LOAD DATA …"`, `printf …`, `cat <<EOF`: they only hand on the text the script wrote.
+            if not (has(feeder.name, Trait.PRINTS_ARGUMENTS) or feeder.name == b"cat") or not feeder.is_simple:
                 continue  # asked first: the client's model is built only after a feeder
-            program = _program(client.command_model)
-            if program not in SQL_CLIENTS:
+            model = client.command_model
+            if model is None or not has(model.program, Trait.MYSQL_CLIENT):
                 continue
+            program = _program(model)
             if carries_load_data(client.command, client.all_redirects):
                 continue  # check_command reports it already
             if carries_load_data(feeder.command, feeder.all_redirects):

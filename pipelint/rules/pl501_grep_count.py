@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
+from pipelint.programs.table import Trait, has
 from pipelint.rule import Context, Rule
 from pipelint.facts.exit_status import substitution_status_discarded
-from pipelint.rewrites.stage_merge import absorb_next_stage
+from pipelint.rewrites.stage_merge import absorb_next_stage, merge_unsafe_reason
 
-GREPS = frozenset({b"grep", b"egrep", b"fgrep"})
 
 # grep options that leave "how many lines are selected" alone, so `-c` counts
 # exactly the lines `wc -l` would.  Anything else (-o, -l, -L, -r, -A/-B/-C,
@@ -85,6 +85,24 @@ def is_plain_line_count(stage: Stage) -> bool:
     return len(arguments) == 1 and syntax.literal_value(arguments[0]) in (b"-l", b"--lines")
 
 
+def _unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str | None:
+    """Why `grep -c` in place of `grep | wc -l` (stages index and index + 1) may change what the script sees.
+
+    Besides what every merge of two stages may change (`stage_merge`): `grep`
+    exits 1 when nothing matches where `wc -l` exits 0, so only where that
+    status is lost (more stages follow, or a `$(…)` whose command's own status
+    counts) is the fix invisible; and `-c` must count the lines `wc -l` counts.
+    """
+    reason = merge_unsafe_reason(pipeline, index, context)
+    if reason is not None:
+        return reason
+    if index + 1 == len(pipeline.stages) - 1 and not substitution_status_discarded(pipeline.root):
+        return "the pipeline's exit status becomes grep's, 1 where nothing matches"
+    if not counts_the_same_lines(pipeline.stages[index].command_model, reads_pipe=index > 0):
+        return "without `-a` on a pipe, grep may call its input binary, or open a file that is missing"
+    return None
+
+
 class GrepCountRule(Rule):
     code = "PL501"
     name = "grep-count"
@@ -97,9 +115,9 @@ class GrepCountRule(Rule):
         stages = pipeline.stages
         for index in range(len(stages) - 1):
             grep, wc = stages[index], stages[index + 1]
-            if grep.name not in GREPS or not is_plain_line_count(wc):
+            if not has(grep.name, Trait.GREP) or not is_plain_line_count(wc):
                 continue
-            if grep.name in context.functions or b"wc" in context.functions:
+            if context.defines(grep.name) or context.defines(b"wc"):
                 continue
             if any(syntax.redirects_stdout(r) for r in grep.all_redirects):
                 continue
@@ -115,15 +133,8 @@ class GrepCountRule(Rule):
                 continue
             name_node = grep.command.child_by_field_name("name")
             grep_label = grep.name.decode("utf-8", "replace")
-            # `grep` exits 1 when nothing matches; `wc -l` exits 0.  Only where
-            # that status is lost (more stages follow, or a `$(…)` whose
-            # command's own status counts) is the fix invisible.
-            status_lost = index + 1 < len(stages) - 1 or substitution_status_discarded(pipeline.root)
-            same_count = counts_the_same_lines(grep.command_model, reads_pipe=index > 0)
-            fix = self.fix(
-                f"Count with `{grep_label} -c`",
-                Applicability.SAFE if status_lost and same_count else Applicability.UNSAFE,
-                Edit.insert(name_node.end_byte, b" -c"),
-                removal,
-            )
-            yield self.finding(MESSAGE.format(grep=grep_label), grep.start, wc.command.end_byte, fix)
+            reason = _unsafe_reason(pipeline, index, context)
+            safety = Applicability.UNSAFE if reason else Applicability.SAFE
+            fix = self.fix(f"Count with `{grep_label} -c`", safety, Edit.insert(name_node.end_byte, b" -c"), removal)
+            help = None if reason is None else f"The fix is unsafe: {reason}."
+            yield self.finding(MESSAGE.format(grep=grep_label), grep.start, wc.command.end_byte, fix, help)

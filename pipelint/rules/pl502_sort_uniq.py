@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
 from pipelint.rewrites.stage_merge import absorb_next_stage, merge_unsafe_reason
 

@@ -8,7 +8,8 @@ from tree_sitter import Node
 
 from pipelint.shell import syntax
 from pipelint.finding import Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
+from pipelint.programs.table import Trait, has
 from pipelint.rule import Context, Rule
 from pipelint.rewrites.stdin_redirect import can_take_stdin, consumer_label, rewrite
 
@@ -46,9 +47,9 @@ class EchoPipeRule(Rule):
         if not context.dialect.has_herestrings:
             return  # POSIX sh has no `<<<`; the pipe is the portable way
         writer = pipeline.stages[0]
-        if writer.name not in (b"echo", b"printf") or syntax.command_name(writer.command) != writer.name:
+        if not has(writer.name, Trait.PRINTS_ARGUMENTS) or syntax.command_name(writer.command) != writer.name:
             return  # `/bin/echo` is a program: its -e/-n and backslashes differ from the builtin's
-        if writer.name in context.functions or syntax.has_assignments(writer.command) or writer.all_redirects:
+        if context.defines(writer.name) or syntax.has_assignments(writer.command) or writer.all_redirects:
             return
         word = _echoed_word(writer)
         if word is None or not can_take_stdin(pipeline, context):

@@ -9,7 +9,7 @@ from tree_sitter import Node
 from pipelint.rules import evidence
 from pipelint.shell import syntax
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline, Stage
+from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
 
 SPLICECAT = b"splicecat"
@@ -44,7 +44,7 @@ class PreferSplicecatConcatRule(Rule):
             if operator is None or operator.type != "|":
                 continue  # `|&` would also send cat's error messages, worded differently
             files = concatenated_files(stage)
-            if files is None or b"cat" in context.functions:
+            if files is None or context.defines(b"cat"):
                 continue
             if any(syntax.redirects_stdout(r) for r in stage.all_redirects):
                 continue  # the pipe gets nothing

@@ -8,7 +8,7 @@ from pipelint.rules import evidence
 from pipelint.shell import syntax
 from pipelint.programs import tee_command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline
+from pipelint.programs.pipeline import Pipeline
 from pipelint.rule import Context, Rule
 
 APPEND_OPTIONS = frozenset({b"-a", b"--append"})
@@ -26,7 +26,7 @@ class PreferSplicecatTeeRule(Rule):
         for index in range(1, len(stages) - 1):  # a pipe on both sides: tee(2) needs two pipes
             stage = stages[index]
             operator = stage.operator_after
-            if operator is None or operator.type != "|" or b"tee" in context.functions:
+            if operator is None or operator.type != "|" or context.defines(b"tee"):
                 continue
             tee = tee_command.parse(stage)
             if tee is None or not tee.files or any(syntax.literal_value(o.node) not in APPEND_OPTIONS for o in tee.options):

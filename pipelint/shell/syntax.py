@@ -11,20 +11,6 @@ from collections.abc import Iterator, Sequence
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
-# Builtins whose effect on the current shell (variables, cwd, exit, options)
-# stays visible once they stop being a pipeline stage.
-STATE_CHANGING_BUILTINS = frozenset(
-    name.encode()
-    for name in {
-        ".", "source", "eval", "exec", "exit", "return", "read", "mapfile",
-        "readarray", "cd", "pushd", "popd", "export", "declare", "typeset",
-        "local", "readonly", "set", "shopt", "unset", "alias", "unalias",
-        "trap", "ulimit", "umask", "wait", "shift", "hash", "builtin",
-        "getopts", "let", "printf", "enable", "disown", "jobs", "bg", "fg",
-    }
-)
-
-
 @functools.cache
 def language() -> Language:
     return Language(tree_sitter_bash.language())
@@ -33,6 +19,12 @@ def language() -> Language:
 @functools.cache
 def _parser() -> Parser:
     return Parser(language())
+
+
+@functools.cache
+def query(text: str) -> Query:
+    """A tree-sitter query over the bash grammar, compiled once per process."""
+    return Query(language(), text)
 
 
 def parse(source: bytes, old_tree: Tree | None = None) -> Tree:
@@ -383,20 +375,10 @@ def has_unquoted_expansion(node: Node) -> bool:
     return False
 
 
-@functools.cache
-def _function_names_query() -> Query:
-    return Query(language(), "(function_definition name: (word) @name)")
-
-
-@functools.cache
-def _comments_query() -> Query:
-    return Query(language(), "(comment) @comment")
-
-
 def comment_starts(root: Node, comments: list[Node] | None = None) -> list[int]:
     """Where each comment below root begins, in order; comments: all of them, when a query found them already."""
     if comments is None:
-        comments = captures(_comments_query(), root, outside_errors=False).get("comment", [])
+        comments = captures(query("(comment) @comment"), root, outside_errors=False).get("comment", [])
     return sorted(node.start_byte for node in comments)
 
 
@@ -404,7 +386,7 @@ def defined_functions(root: Node, names: list[Node] | None = None) -> frozenset[
     """Names of the functions a script defines (they run in the current shell); names: their nodes, when
     a query found them already."""
     if names is None:
-        names = captures(_function_names_query(), root, outside_errors=False).get("name", [])
+        names = captures(query("(function_definition name: (word) @name)"), root, outside_errors=False).get("name", [])
     return frozenset(text(node) for node in names)
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from typing import TypeVar
 
-from tree_sitter import Node, Query
+from tree_sitter import Node
 
 from pipelint.programs import command
 from pipelint.shell import syntax
@@ -22,8 +22,9 @@ from pipelint.shell.properties import cached_property
 from pipelint.shell.syntax import REDIRECT_TYPES
 
 # How a stage's command node becomes a Command: `command.read`, or the
-# checker's per-file cache of it.
-CommandReader = Callable[[Node, Sequence[Node]], command.Command]
+# checker's per-file cache of it (`rule.CommandModels`).
+ReadCommand = Callable[[Node, Sequence[Node]], command.Command]
+Shared = TypeVar("Shared")
 
 
 @dataclass
@@ -33,7 +34,7 @@ class Stage:
     command: Node
     redirects: list[Node] = field(default_factory=list)
     operator_after: Node | None = None  # the `|` or `|&` token that follows
-    reader: CommandReader = field(default=command.read, repr=False, compare=False)
+    reader: ReadCommand = field(default=command.read, repr=False, compare=False)
 
     @property
     def start(self) -> int:
@@ -77,9 +78,23 @@ class Pipeline:
 
     root: Node
     stages: list[Stage]
-    # Findings that several rules share (PL001 and PL004 both need "is the
-    # first stage a useless cat?"), computed once per pipeline.
-    memo: dict = field(default_factory=dict)
+    _shared: dict[Callable[..., object], object] = field(default_factory=dict, repr=False, compare=False)
+
+    def shared(self, compute: Callable[..., Shared], *arguments: object) -> Shared:
+        """compute(self, *arguments), once per pipeline whichever rule asks first.
+
+        What several rules ask of one pipeline (PL001 and PL004 both ask "is the
+        first stage a useless cat?"). The function is the key: the arguments are
+        the file's context, the same for every rule of one lint.
+        """
+        if compute not in self._shared:
+            self._shared[compute] = compute(self, *arguments)
+        return self._shared[compute]  # type: ignore[return-value]
+
+    def release(self) -> None:
+        """Forget what was shared: it refers back to the pipeline, and would keep its models alive until a
+        cyclic collection (paused while a file is linted)."""
+        self._shared.clear()
 
 
 def redirect_operator_end(redirect: Node) -> int:
@@ -123,17 +138,6 @@ def roots(captured: Iterable[Node], continuations: Iterable[Node]) -> list[Node]
     return sorted((node for key, node in nodes.items() if key not in inner), key=lambda node: node.start_byte)
 
 
-def roots_in(tree: Node) -> list[Node]:
-    """Every logical pipeline's outermost node under tree, found alone (the checker finds them among its candidates)."""
-    captured = syntax.captures(_roots_query(), tree)
-    return roots(captured.get("pipeline", []), captured.get("pipeline_continuation", []))
-
-
-@cache
-def _roots_query() -> Query:
-    return Query(syntax.language(), QUERY)
-
-
 def _heredoc_continuation(redirect: Node) -> Node | None:
     """The `| more stages` that tree-sitter files under a here-document operator."""
     if redirect.type != "heredoc_redirect":
@@ -144,7 +148,7 @@ def _heredoc_continuation(redirect: Node) -> Node | None:
     return None
 
 
-def build(root: Node, reader: CommandReader = command.read) -> Pipeline | None:
+def build(root: Node, reader: ReadCommand = command.read) -> Pipeline | None:
     """Flatten the pipeline rooted at root, or None if it has fewer than two stages."""
     stages: list[Stage] = []
     _flatten(root, stages, reader)
@@ -155,7 +159,7 @@ def build(root: Node, reader: CommandReader = command.read) -> Pipeline | None:
     return Pipeline(root=root, stages=stages)
 
 
-def _flatten(root: Node, stages: list[Stage], reader: CommandReader) -> None:
+def _flatten(root: Node, stages: list[Stage], reader: ReadCommand) -> None:
     """Stages in the shell's order; iterative, since `a 2>e | b 2>e | …` nests one level per stage."""
     pending: list[Node | _Redirects] = [root]
     while pending:
