@@ -1,31 +1,37 @@
-"""The base every rule derives from, and the context it reads."""
+"""The rule API: the base every rule derives from, and the context it reads.
+
+A rule reads facts and builds findings; it never sees the engine's caches.
+What it may read is `Context` (the file, its parse, its dialect, the
+settings a rule needs, `context.facts` and `context.command(node)`), and
+what it returns is `finding.Finding`s built with `Rule.finding` and
+`Rule.fix`.
+"""
 
 from __future__ import annotations
 
-import bisect
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import ClassVar
 
 from tree_sitter import Node
 
-from pipelint.programs import command
-from pipelint.shell import syntax
-from pipelint.programs.command import Command
-from pipelint.shell.dialect import Dialect
-from pipelint.facts.script import ScriptFacts, VariableFacts
+from pipelint.embedded.regions import Region
+from pipelint.facts.script import Meaning, ScriptFacts
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
-from pipelint.shell.pipeline import Pipeline
+from pipelint.programs import command
+from pipelint.programs.command import Command
+from pipelint.shell import syntax
+from pipelint.shell.dialect import Dialect
+from pipelint.programs.pipeline import Pipeline
 from pipelint.shell.positions import LineIndex
 from pipelint.shell.properties import cached_property
-from pipelint.embedded.regions import Region
 
 # The hooks a rule may override; the checker calls only those a rule overrides.
 HOOKS = ("check_pipeline", "check_command", "check_node")
 
 
-class CommandReader:
-    """Each simple command's model, read once per file whoever asks first.
+class CommandModels:
+    """Each simple command's model (`programs.command.Command`), read once per file whoever asks first.
 
     An object of its own rather than a method of Context: the script facts and
     each pipeline stage keep the reader, and a bound method would close a cycle
@@ -33,20 +39,29 @@ class CommandReader:
     a cyclic collection, which is paused while a file is linted (`linter.process`).
     """
 
-    __slots__ = ("_models", "wrapped")
+    __slots__ = ("_models", "_names", "_wrapped")
 
-    def __init__(self) -> None:
+    def __init__(self, names: dict[int, bytes | None] | None = None, wrapped: frozenset[int] | None = None) -> None:
         self._models: dict[int, Command] = {}
+        # Each command's program basename by node id, when a query read them all (the checker's).
+        self._names = names or {}
         # Ids of the commands that are a redirected statement's body or a pipeline stage, when
-        # a query found them all (the checker's): the others need no `Node.parent` (syntax.arguments).
-        self.wrapped: frozenset[int] | None = None
+        # a query found them all: the others need no `Node.parent` (syntax.arguments).
+        self._wrapped = wrapped
 
     def __call__(self, node: Node, redirects: Sequence[Node] | None = None) -> Command:
         model = self._models.get(node.id)
         if model is None:
-            wrapped = None if self.wrapped is None else node.id in self.wrapped
+            wrapped = None if self._wrapped is None else node.id in self._wrapped
             model = self._models[node.id] = command.read(node, redirects, wrapped)
         return model
+
+    def program_name(self, node: Node) -> bytes | None:
+        """The basename of a command's literal name (`syntax.command_name`): no model is read."""
+        names = self._names
+        if node.id in names:
+            return names[node.id]
+        return syntax.basename(syntax.command_name(node))
 
 
 @dataclass
@@ -56,6 +71,8 @@ class Context:
     source: bytes
     root: Node
     dialect: Dialect
+    facts: ScriptFacts  # what depends on the whole script, each computed on first use
+    command: CommandModels  # `context.command(node)`: the model of a simple command node
     path: str | None = None
     slow_mounts: tuple[str, ...] = ()  # path prefixes the settings call slow (PL102)
     mountinfo: str | None = None  # a mountinfo-format file to read instead of /proc/self/mountinfo
@@ -64,56 +81,24 @@ class Context:
     # When the script is the inner text of another (`sh -c '…'`, a Dockerfile RUN):
     # that region, with what the text alone cannot say (errexit from the start, output over ssh).
     region: Region | None = None
-    # The checker's captures (candidates.Found.captured): what script facts would otherwise query again.
-    captured: dict[str, list[Node]] | None = None
-    # Each captured command's program basename, by node id (candidates.Found.names).
-    command_names: dict[int, bytes | None] | None = None
-    # How the script facts find the variable facts, when the caller knows better than the query (`ScriptFacts`).
-    variables: Callable[[Node], VariableFacts] | None = None
-    # The model of a simple command node, read once per file whoever asks first: `context.command(node)`.
-    command: CommandReader = field(default_factory=CommandReader, init=False, repr=False, compare=False)
 
-    @cached_property
-    def functions(self) -> frozenset[bytes]:
-        """Names of the functions the script defines (they run in the current shell)."""
-        names = None if self.captured is None else self.captured.get("function_name", [])
-        return syntax.defined_functions(self.root, names)
+    def defines(self, name: bytes | None) -> bool:
+        """The script defines a function or alias by this name: the name does not run the program."""
+        return name is not None and self.facts.meaning(name) is Meaning.DEFINED
 
     def redefines(self, name: bytes | None) -> bool:
-        """Whether the script may run something else under this command name (issue 13's class 4).
-
-        A function or alias the script defines (before or after the use), or any
-        sourced file, which could define one: no safe fix may rely on the name.
-        """
-        return name is not None and self.facts.redefines(name, self.functions)
-
-    @cached_property
-    def facts(self) -> ScriptFacts:
-        """Script-wide facts (literal variables, mounts made, statement sequences), each computed on first use."""
-        region = self.region
-        names = self.command_names
-        if region is None:
-            return ScriptFacts(self.root, self.command, statements=self.captured, names=names, variables=self.variables)
-        return ScriptFacts(
-            self.root, self.command, region.errexit, region.pipefail, region.status_handed_on, self.captured, names,
-            self.variables,
-        )  # fmt: skip
+        """The script may run something else under this command name: a function or alias it defines (before
+        or after the use), or code it runs without showing it (`. FILE`, `eval`). No safe fix may rely on it."""
+        return name is not None and self.facts.meaning(name) is not Meaning.PROGRAM
 
     def program_name(self, node: Node) -> bytes | None:
-        """`syntax.basename(syntax.command_name(node))`, read once per file for the captured commands."""
-        names = self.command_names
-        if names is not None and node.id in names:
-            return names[node.id]
-        return syntax.basename(syntax.command_name(node))
+        """`syntax.basename(syntax.command_name(node))`, read once per file for the commands the checker found."""
+        return self.command.program_name(node)
 
     @cached_property
     def lines(self) -> LineIndex:
         """Line numbers of byte offsets, for messages that point at another line."""
         return LineIndex(self.source)
-
-    def defines(self, name: bytes | None) -> bool:
-        """The script itself defines a function or alias by this name: the name does not run the program."""
-        return name is not None and (name in self.functions or name in self.facts.aliases)
 
     def carriage_return_after(self, offset: int) -> bool:
         """A `\r` follows offset on its line (after blanks at most): in a CRLF script bash reads it as part
@@ -121,16 +106,9 @@ class Context:
         rest = self.source[offset : offset + 64].lstrip(b" \t")
         return rest.startswith(b"\r")
 
-    @cached_property
-    def _comment_starts(self) -> list[int]:
-        comments = None if self.captured is None else self.captured.get("comment_anywhere", [])
-        return syntax.comment_starts(self.root, comments)
-
     def has_comment(self, start: int, end: int) -> bool:
         """A comment begins between the two byte offsets (an edit there would delete it)."""
-        starts = self._comment_starts
-        index = bisect.bisect_left(starts, start)
-        return index < len(starts) and starts[index] < end
+        return self.facts.has_comment(start, end)
 
 
 class Rule:
@@ -139,10 +117,10 @@ class Rule:
     A subclass sets the class attributes and overrides the hooks it needs
     (docs/architecture.md, "Adding a rule"); the checker calls only those:
     - `check_pipeline(pipeline, context)`: every pipeline of two or more
-      stages, flattened (`pipeline.Pipeline`);
+      stages, flattened (`shell.pipeline.Pipeline`);
     - `check_command(command, context)`: every simple command whose program
       (`Command.program`, seen through wrappers) is in `programs`, as the
-      model `command.Command`; every simple command when `programs` is None;
+      model `programs.command.Command`; every simple command when `programs` is None;
     - `check_node(node, context)`: every tree-sitter node whose type is in
       `node_types`.
     What depends on the whole script is asked of `context.facts`.
@@ -162,6 +140,9 @@ class Rule:
     default_in_loops: ClassVar[bool] = False
     # ShellCheck codes whose `# shellcheck disable=` comments also silence this rule.
     shellcheck_codes: ClassVar[tuple[str, ...]] = ()
+    # Its findings read statements other than the one they are in (a step after it, a line number in
+    # the message): the language server's provisional lint runs it on the whole script.
+    reads_other_statements: ClassVar[bool] = False
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterable[Finding]:
         return ()

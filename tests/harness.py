@@ -39,10 +39,17 @@ import shell_state
 from missing_inputs import DIRECTORY, MISSING, UNREADABLE, Allowance, absent_inputs, allowances_for, inputs_read
 from stderr_wording import normalise_stderr
 
+from tree_sitter import Node
+
+from pipelint.embedded.regions import Region
 from pipelint.engine import checker, fixer, linter, registry
 from pipelint.engine.config import Settings
+from pipelint.facts.script import ScriptFacts
+from pipelint.finding import Applicability, Edit, Finding
+from pipelint.rule import CommandModels, Context
+from pipelint.programs import pipeline as pipelines
+from pipelint.shell import syntax
 from pipelint.shell.dialect import Dialect, detect
-from pipelint.finding import Applicability, Finding
 
 SANDBOX = Path(__file__).parent / "sandbox"
 # GNU tools write an error message in pieces (`sort: `, then the rest), so two
@@ -57,6 +64,30 @@ STDBUF = Path("/usr/libexec/coreutils/libstdbuf.so")
 # tests of what `pipelint check` runs without configuration use Settings().
 DEFAULT_RULES = tuple(rule.code for rule in registry.RULES if rule.enabled_by_default or rule.code.startswith("PL5"))
 ALL_RULES = tuple(rule.code for rule in registry.RULES)
+
+
+def context_of(source: bytes, dialect: Dialect = Dialect.BASH) -> Context:
+    """A rule's context for a snippet, without the checker's captures (tests of facts and rewrites)."""
+    root = syntax.parse(source).root_node
+    reader = CommandModels()
+    return Context(source, root, dialect, ScriptFacts(root, reader), reader)
+
+
+def pipeline_roots(root: Node) -> list[Node]:
+    """Every logical pipeline's outermost node under root (the checker finds them among its candidates)."""
+    captured = syntax.captures(syntax.query(pipelines.QUERY), root)
+    return pipelines.roots(captured.get("pipeline", []), captured.get("pipeline_continuation", []))
+
+
+def placed(region: Region, edits: list[Edit]) -> tuple[Edit, ...] | None:
+    """A fix's edits in the host's bytes, or None where the host's quoting cannot take them."""
+    found = region.place_edits(edits)
+    return None if isinstance(found, str) else found
+
+
+def placed_one(region: Region, edit: Edit) -> Edit | None:
+    found = placed(region, [edit])
+    return None if found is None else found[0]
 
 
 def lint(source: str | bytes, path: str = "script.bash", select: tuple[str, ...] = DEFAULT_RULES, **settings) -> list[Finding]:

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
+from pipelint.engine import registry, ruledocs
 from pipelint.shell import syntax
 
 DATA = Path(__file__).parent / "sandbox" / "data"
@@ -252,15 +253,24 @@ COUNT_NOT_PRINTED = Allowance(
     file=_count_file_dropped,
 )
 
-# Rule code → what its "Fix safety" allows when an input is missing.
-# Rules not listed allow nothing beyond the contract's own wording clause.
-ALLOWANCES: dict[str, tuple[Allowance, ...]] = {
-    "PL001": (CONSUMER_SKIPPED,),
-    "PL004": (DUMP_CONSUMER_SKIPPED,),
-    "PL203": (DD_CONSUMER_SKIPPED,),
-    "PL501": (COUNT_NOT_PRINTED,),
-}
+# Every relation a rule document's "Fix safety" can grant. A rule grants one by holding its quote:
+# the document is where a rule says what its fix may change, and nothing here is keyed by rule code.
+KNOWN_ALLOWANCES = (CONSUMER_SKIPPED, DUMP_CONSUMER_SKIPPED, DD_CONSUMER_SKIPPED, COUNT_NOT_PRINTED)
+
+
+@functools.cache
+def fix_safety_text(code: str) -> str:
+    """The "Fix safety" section of a rule's document, its blanks folded."""
+    document = ruledocs.read(registry.BY_CODE[code])
+    section = re.search(r"## Fix safety\n(.*?)(?:\n## |\Z)", document, re.DOTALL)
+    return " ".join(section.group(1).split()) if section else ""
+
+
+def allowances_of(code: str) -> tuple[Allowance, ...]:
+    """What the rule's document allows when an input is missing: the allowances it quotes."""
+    text = fix_safety_text(code)
+    return tuple(allowance for allowance in KNOWN_ALLOWANCES if " ".join(allowance.quote.split()) in text)
 
 
 def allowances_for(codes: Iterable[str]) -> tuple[Allowance, ...]:
-    return tuple(allowance for code in sorted(set(codes)) for allowance in ALLOWANCES.get(code, ()))
+    return tuple(allowance for code in sorted(set(codes)) for allowance in allowances_of(code))

@@ -11,12 +11,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from harness import context_of, pipeline_roots
 
 from pipelint.facts import exit_status
 from pipelint.shell import syntax
-from pipelint.shell import pipeline as pipelines
-from pipelint.shell.dialect import Dialect
-from pipelint.rule import Context
 
 OBSERVED = [
     "@PIPE@\n",
@@ -88,9 +86,8 @@ NOT_OBSERVED = [
 
 def _observed(script: str) -> tuple[bool, bool]:
     source = script.replace("@PIPE@", "true | true").encode()
-    root = syntax.parse(source).root_node
-    context = Context(source, root, Dialect.BASH)
-    (statement,) = pipelines.roots_in(root)
+    context = context_of(source)
+    (statement,) = pipeline_roots(context.root)
     return exit_status.status_observed(statement, context.facts), exit_status.stage_status_observed(statement, context.facts)
 
 
@@ -148,9 +145,8 @@ def test_a_first_stage_status_is_not_seen_otherwise(script, tmp_path):
 
 def _use(script: str) -> str:
     source = script.replace("@PIPE@", "true | true").encode()
-    root = syntax.parse(source).root_node
-    context = Context(source, root, Dialect.BASH)
-    (statement,) = pipelines.roots_in(root)
+    context = context_of(source)
+    (statement,) = pipeline_roots(context.root)
     return exit_status.status_use(statement, context.facts)
 
 

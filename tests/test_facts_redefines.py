@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from harness import context_of
 
-from pipelint.shell import syntax
-from pipelint.shell.dialect import Dialect
 from pipelint.rule import Context
 
 
 def context_for(script: str) -> Context:
     source = script.encode()
-    return Context(source=source, root=syntax.parse(source).root_node, dialect=Dialect.BASH)
+    return context_of(source)
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from harness import placed, placed_one
 
 from pipelint.shell.dialect import Dialect
 from pipelint.finding import Edit
@@ -14,19 +15,19 @@ def region(*pieces: Piece, text: bytes = b"cat f | wc -l") -> Region:
 
 
 def test_whole_script_maps_every_byte_to_itself():
-    whole = Region.whole(b"cat f | wc\n", Dialect.SH)
+    whole = Region(b"cat f | wc\n", (Piece(0, 0, 11),), Dialect.SH, "the script")
     assert whole.outer_span(0, 5) == (0, 5)
-    assert whole.outer_edit(Edit(0, 8, b"")) == Edit(0, 8, b"")
-    assert whole.outer_edit(Edit.insert(10, b" < f")) == Edit.insert(10, b" < f")
+    assert placed_one(whole, Edit(0, 8, b"")) == Edit(0, 8, b"")
+    assert placed_one(whole, Edit.insert(10, b" < f")) == Edit.insert(10, b" < f")
 
 
 def test_single_quoted_piece_shifts_offsets_and_refuses_a_quote():
     # host: sh -c 'cat f | wc -l'   (the text starts at host offset 7)
     inner = region(Piece(0, 7, 13, (Quoting.SINGLE,)))
     assert inner.outer_span(0, 5) == (7, 12)
-    assert inner.outer_edit(Edit(0, 8, b"")) == Edit(7, 15, b"")
-    assert inner.outer_edit(Edit.insert(13, b" < f")) == Edit.insert(20, b" < f")  # at the piece's end
-    assert inner.outer_edit(Edit.insert(13, b" < 'my f'")) is None
+    assert placed_one(inner, Edit(0, 8, b"")) == Edit(7, 15, b"")
+    assert placed_one(inner, Edit.insert(13, b" < f")) == Edit.insert(20, b" < f")  # at the piece's end
+    assert placed_one(inner, Edit.insert(13, b" < 'my f'")) is None
 
 
 @pytest.mark.parametrize(
@@ -57,8 +58,8 @@ def test_an_edit_across_two_pieces_or_an_invented_join_has_no_place():
         Piece(8, 20, 2, (Quoting.UNQUOTED,)),
         text=b"cat f | wc",
     )
-    assert inner.outer_edit(Edit(0, 8, b"")) is None
-    assert inner.outer_edit(Edit(4, 5, b"g")) == Edit(14, 15, b"g")
+    assert placed_one(inner, Edit(0, 8, b"")) is None
+    assert placed_one(inner, Edit(4, 5, b"g")) == Edit(14, 15, b"g")
     assert inner.outer_span(0, 10) == (10, 22)
     assert inner.outer_span(3, 4) == (14, 14)  # a span on an invented blank moves to the next piece
 
@@ -69,8 +70,8 @@ def test_nested_region_keeps_both_quotings():
     inner = Region(b"cat f | wc", (Piece(0, 7, 10, (Quoting.SINGLE,)),), Dialect.SH, "sh -c").inside(outer)
     assert inner.pieces == (Piece(0, 14, 10, (Quoting.SINGLE, Quoting.DOUBLE)),)
     assert inner.depth == 2
-    assert inner.outer_edit(Edit(0, 8, b"")) == Edit(14, 22, b"")
-    assert inner.outer_edit(Edit.insert(10, b" < $f")) is None  # single quotes would take it, double would expand it
+    assert placed_one(inner, Edit(0, 8, b"")) == Edit(14, 22, b"")
+    assert placed_one(inner, Edit.insert(10, b" < $f")) is None  # single quotes would take it, double would expand it
 
 
 @pytest.mark.parametrize(
@@ -85,27 +86,27 @@ def test_an_edit_that_would_write_the_delimiter_line_has_no_place():
     # host: bash <<'EOF' / cat f | wc / EOF    (the body starts at host offset 15)
     body = b"cat f | wc\necho EOF\nEOFx\n"
     inner = Region(body, (Piece(0, 15, len(body)),), Dialect.BASH, "here-document", terminators=(b"EOF",))
-    assert inner.outer_edits([Edit(0, 8, b""), Edit.insert(10, b" < f")]) == (Edit(15, 23, b""), Edit.insert(25, b" < f"))
-    assert inner.outer_edits([Edit(11, 16, b"")]) is None  # `echo EOF` → `EOF`: the body would end there
-    assert inner.outer_edits([Edit(23, 24, b"")]) is None  # `EOFx` → `EOF`
-    assert inner.outer_edits([Edit.insert(10, b"\n\tEOF")]) is None  # a new line `<<-` would read as the end
-    assert inner.outer_edits([Edit(16, 19, b"EOS")]) == (Edit(31, 34, b"EOS"),)
+    assert placed(inner, [Edit(0, 8, b""), Edit.insert(10, b" < f")]) == (Edit(15, 23, b""), Edit.insert(25, b" < f"))
+    assert placed(inner, [Edit(11, 16, b"")]) is None  # `echo EOF` → `EOF`: the body would end there
+    assert placed(inner, [Edit(23, 24, b"")]) is None  # `EOFx` → `EOF`
+    assert placed(inner, [Edit.insert(10, b"\n\tEOF")]) is None  # a new line `<<-` would read as the end
+    assert placed(inner, [Edit(16, 19, b"EOS")]) == (Edit(31, 34, b"EOS"),)
     joined = Region(b"cat f | wc\nEO\nF\n", (Piece(0, 15, 16),), Dialect.BASH, "here-document", terminators=(b"EOF",))
-    assert joined.outer_edits([Edit(13, 14, b"")]) is None  # `EO` and `F` joined: a new `EOF` line
-    assert joined.outer_edits([Edit(11, 12, b"")]) == (Edit(26, 27, b""),)  # `EO` → `O`: no end
+    assert placed(joined, [Edit(13, 14, b"")]) is None  # `EO` and `F` joined: a new `EOF` line
+    assert placed(joined, [Edit(11, 12, b"")]) == (Edit(26, 27, b""),)  # `EO` → `O`: no end
 
 
 def test_edits_are_mapped_all_or_none():
     inner = region(Piece(0, 7, 5, (Quoting.SINGLE,)), Piece(6, 20, 7, (Quoting.SINGLE,)))
-    assert inner.outer_edits([Edit(0, 2, b"")]) == (Edit(7, 9, b""),)
-    assert inner.outer_edits([Edit(0, 2, b""), Edit(4, 8, b"")]) is None  # the second crosses a join
+    assert placed(inner, [Edit(0, 2, b"")]) == (Edit(7, 9, b""),)
+    assert placed(inner, [Edit(0, 2, b""), Edit(4, 8, b"")]) is None  # the second crosses a join
 
 
 def test_a_nested_region_keeps_the_delimiters_of_the_here_documents_around_it():
     outer = Region(b"sh -c 'cat f'\n", (Piece(0, 12, 14),), Dialect.SH, "here-document", depth=1, terminators=(b"END",))
     inner = Region(b"cat f", (Piece(0, 7, 5, (Quoting.SINGLE,)),), Dialect.SH, "sh -c").inside(outer)
     assert inner.terminators == (b"END",)
-    assert inner.outer_edits([Edit(0, 5, b"END")]) is None
+    assert placed(inner, [Edit(0, 5, b"END")]) is None
 
 
 def test_builder_marks_substituted_text_as_escaped_pieces():
@@ -119,7 +120,7 @@ def test_builder_marks_substituted_text_as_escaped_pieces():
         Piece(6, 16, 5, (Quoting.SINGLE,)),
     )
     assert built.outer_span(0, 6) == (10, 16)  # a finding may point at `{}`
-    assert built.outer_edit(Edit(4, 6, b"f")) is None  # no edit may touch it
+    assert placed_one(built, Edit(4, 6, b"f")) is None  # no edit may touch it
 
 
 @pytest.mark.parametrize(

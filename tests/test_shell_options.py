@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from harness import context_of
 
 from pipelint.shell import syntax
-from pipelint.shell.dialect import Dialect
-from pipelint.rule import Context
 from pipelint.facts.shell_options import ANY, ShellOptions
 from tests.fuzz import grammar
 
@@ -37,7 +36,7 @@ HANDWRITTEN = [
 
 def options_of(source: bytes) -> tuple[ShellOptions, list[int]]:
     root = syntax.parse(source).root_node
-    context = Context(source=source, root=root, dialect=Dialect.BASH)
+    context = context_of(source)
     statements = [node.start_byte for node in syntax.walk(root) if node.type in ("command", "pipeline")]
     return context.facts._shell_options, statements
 

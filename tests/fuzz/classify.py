@@ -32,18 +32,23 @@ CLASSES = {
     16: "a removed stage changes when the producer dies",
 }
 
-# The commands each rule's fix removes or rewrites: a script that defines one
-# of them (function, alias) or sources a file that could is class 4.
-_REWRITES = {
-    "PL001": b"cat", "PL002": b"cat", "PL003": b"cat", "PL004": b"cat", "PL101": b"tee", "PL201": b"dd",
-    "PL203": b"dd", "PL501": b"grep|wc", "PL502": b"sort|uniq", "PL503": b"echo|printf",
-}
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
 _SOURCES = re.compile(rb"^[ \t]*(?:source|\.)[ \t]", re.MULTILINE)
 
 
-def _redefines(source: bytes, rules: set[str]) -> bool:
-    """The script defines a command the fix rewrites (sourcing a file is checked later: weaker evidence)."""
-    names = b"|".join(_REWRITES[code] for code in sorted(rules) if code in _REWRITES)
+def _rewritten(source: bytes, fixed: bytes) -> list[bytes]:
+    """The words the fix took out of the script (`cat`, `uniq`, `wc`): those the fixed text holds fewer of.
+
+    Read from the two texts, not from a table of rules: whatever a fix removes is what it relied on.
+    """
+    before, after = Counter(_WORD.findall(source)), Counter(_WORD.findall(fixed))
+    return sorted(word for word, count in before.items() if after[word] < count)
+
+
+def _redefines(source: bytes, fixed: bytes) -> bool:
+    """The script defines a command the fix removed (function, alias): class 4. Sourcing a file that could
+    is checked later: weaker evidence."""
+    names = b"|".join(re.escape(word) for word in _rewritten(source, fixed))
     if not names:
         return False
     defined = rb"^[ \t]*(?:function[ \t]+(?:NAMES)\b|(?:NAMES)[ \t]*\(\)|alias[ \t]+(?:NAMES)=)".replace(b"NAMES", names)
@@ -106,7 +111,7 @@ def _removed_stage_class(source: bytes, rules: set[str], aspects: set[str]) -> i
 
 def _shape_class(source: bytes, fixed: bytes, rules: set[str], aspects: set[str], only_taken_away: bool) -> int:
     """The class of a failure that is not about here-documents or CRLF."""
-    if _redefines(source, rules):
+    if _redefines(source, fixed):
         return 4
     if rules & {"PL201", "PL203"}:
         return 7
