@@ -12,7 +12,7 @@ from pathlib import Path
 import pathspec
 
 from pipelint.embedded import hosts
-from pipelint.shell.dialect import DISCOVERED_SHELLS, EXTENSIONS, is_shell_script
+from pipelint.shell.dialect import has_script_extension, is_shell_script
 from pipelint.engine.patterns import compile_patterns
 
 # A .gitignore larger than this is not one (git's own limit is 100 MiB; the
@@ -20,11 +20,6 @@ from pipelint.engine.patterns import compile_patterns
 MAX_GITIGNORE_SIZE = 1 << 20
 
 Report = Callable[[Path, str], None]  # (the path, what is wrong with it)
-
-# What a folder walk picks, from the one table in dialect.py.
-SHELL_EXTENSIONS = tuple(EXTENSIONS)
-SHELL_INTERPRETERS = DISCOVERED_SHELLS
-
 
 def is_lintable(path: Path, embedded: bool = True) -> bool:
     """A shell script, or (when embedded shell is linted) a file that holds scripts: a Dockerfile, a CI file."""
@@ -173,7 +168,7 @@ def _script(
         except OSError as error:
             # A dangling link is skipped quietly (it may name a file not built yet);
             # a loop never resolves: say so when the name says it is a script.
-            if error.errno == errno.ELOOP and entry.name.endswith(SHELL_EXTENSIONS):
+            if error.errno == errno.ELOOP and has_script_extension(entry.name):
                 on_error(Path(child), error.strerror)
             return None
     else:

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Generic, TypeVar
 
+from pipelint.engine.inline import InlineExecutor
+
 Job = TypeVar("Job")
 Result = TypeVar("Result")
 Item = TypeVar("Item")
@@ -35,18 +37,6 @@ IN_FLIGHT_PER_WORKER = 4
 # A batch is sent once its jobs reach this size (bytes of scripts) or count.
 BATCH_SIZE = 256 * 1024
 BATCH_COUNT = 64
-
-
-class InlineExecutor(Executor):
-    """Runs each job at once in the caller's thread."""
-
-    def submit(self, fn, /, *args, **kwargs) -> Future:
-        future: Future = Future()
-        try:
-            future.set_result(fn(*args, **kwargs))
-        except BaseException as error:  # handed to whoever takes the result, as a pool would
-            future.set_exception(error)
-        return future
 
 
 def default_jobs() -> int:

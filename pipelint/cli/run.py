@@ -26,7 +26,8 @@ from pipelint.embedded import hosts
 from pipelint.cli.cache import Cache, Caches
 from pipelint.engine.config import ConfigError, Settings, SettingsResolver
 from pipelint.cli.discovery import is_lintable, walk_scripts
-from pipelint.engine.linter import FileReport, InputError, Script, ensure_size, ensure_text, process, read_limited, read_script
+from pipelint.cli.files import FileRead, InputError, ensure_size, ensure_text, read_limited, read_script
+from pipelint.engine.linter import FileReport, process
 from pipelint.output.common import printable
 from pipelint.output.diff import unified_diff
 from pipelint.cli.parallel import OrderedPool
@@ -71,7 +72,7 @@ class Target:
 class _PendingWrite:
     report: FileReport
     path: Path
-    script: Script
+    script: FileRead
     settings: Settings
 
 
@@ -304,7 +305,7 @@ class _Slot:
 
     target: Target
     settings: Settings | ConfigError | None = None
-    script: Script | None = None
+    script: FileRead | None = None
     problem: str | None = None  # why the file could not be read
     duplicate: bool = False  # named before (a link, a hard link): checked once
     cached: FileReport | None = None

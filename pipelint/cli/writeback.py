@@ -36,7 +36,7 @@ class NotWritten(Exception):
 
 
 @dataclass(frozen=True)
-class Snapshot:
+class ContentIdentity:
     """What identifies a file's content without reading it: compared before writing."""
 
     device: int
@@ -45,7 +45,7 @@ class Snapshot:
     mtime_ns: int
 
     @classmethod
-    def of(cls, status: os.stat_result) -> Snapshot:
+    def of(cls, status: os.stat_result) -> ContentIdentity:
         return cls(status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
 
 
@@ -89,7 +89,7 @@ def _ensure_unchanged(path: Path, original: bytes, read_status: os.stat_result) 
     changed = NotWritten("changed since pipelint read it; run pipelint again")
     try:
         with open(path, "rb") as handle:
-            if Snapshot.of(os.fstat(handle.fileno())) != Snapshot.of(read_status):
+            if ContentIdentity.of(os.fstat(handle.fileno())) != ContentIdentity.of(read_status):
                 raise changed
             # Timestamps are as coarse as the kernel tick (4 ms here): compare the bytes too.
             if handle.read(len(original) + 1) != original:

@@ -61,7 +61,7 @@ def fix_action(snapshot: Snapshot, finding: Finding, encoding: Encoding, version
     return types.CodeAction(
         title=f"{finding.code}: {fix.title}" + (" (unsafe fix)" if unsafe else ""),
         kind=types.CodeActionKind.QuickFix,
-        diagnostics=[finding_diagnostic(snapshot, finding, encoding)],
+        diagnostics=[finding_diagnostic(snapshot.index, finding, encoding)],
         is_preferred=not unsafe,
         edit=workspace_edit(snapshot.document, fix.edits, encoding, versioned),
     )
@@ -77,7 +77,7 @@ def disable_action(snapshot: Snapshot, finding: Finding, encoding: Encoding, ver
     return types.CodeAction(
         title=f"Disable {finding.code} for {scope}",
         kind=types.CodeActionKind.QuickFix,
-        diagnostics=[finding_diagnostic(snapshot, finding, encoding)],
+        diagnostics=[finding_diagnostic(snapshot.index, finding, encoding)],
         edit=workspace_edit(snapshot.document, [found.edit], encoding, versioned),
     )
 

@@ -25,9 +25,8 @@ from pipelint.shell.positions import Encoding, LineIndex
 from pipelint.output.common import rule_url
 
 if TYPE_CHECKING:
-    from pipelint.engine.checker import ParseFailure
+    from pipelint.finding import ParseFailure
     from pipelint.engine.linter import FileReport
-    from pipelint.lsp.documents import Snapshot
 
 SOURCE = "pipelint"
 
@@ -89,7 +88,7 @@ def _range_json(index: LineIndex, start: int, end: int, encoding: Encoding) -> s
     )
 
 
-def _failure_wire(index: LineIndex, failures: list[ParseFailure], encoding: Encoding) -> dict | None:
+def failure_wire(index: LineIndex, failures: list[ParseFailure], encoding: Encoding) -> dict | None:
     """One note where tree-sitter stopped understanding the script, as the CLI prints it.
 
     Information, not Error: tree-sitter-bash rejects some scripts bash runs, and
@@ -121,7 +120,7 @@ def diagnostics_json(report: FileReport | None, index: LineIndex, encoding: Enco
 def findings_json(findings: Sequence[Finding], failures: list[ParseFailure], index: LineIndex, encoding: Encoding) -> str:
     """The JSON array of these findings' diagnostics, and the note on parse failures (a provisional lint's too)."""
     found = [_range_json(index, f.start, f.end, encoding) + _fields_json(f) for f in findings]
-    note = _failure_wire(index, failures, encoding)
+    note = failure_wire(index, failures, encoding)
     if note is not None:
         found.append(json.dumps(note))
     return "[" + ",".join(found) + "]"
@@ -140,15 +139,10 @@ def notification_json(uri: str, version: int | None, found: str) -> str:
     return f'{{"jsonrpc":"2.0","method":{method},"params":{{{where},"diagnostics":{found}}}}}'
 
 
-def finding_diagnostic(snapshot: Snapshot, finding: Finding, encoding: Encoding) -> types.Diagnostic:
-    wire = {"range": _range(snapshot.index, finding.start, finding.end, encoding), **_fields(finding)}
+def finding_diagnostic(index: LineIndex, finding: Finding, encoding: Encoding) -> types.Diagnostic:
+    """One finding as an lsprotocol Diagnostic (a code action's; published ones go out as JSON: findings_json)."""
+    wire = {"range": _range(index, finding.start, finding.end, encoding), **_fields(finding)}
     return CONVERTER.structure(wire, types.Diagnostic)
-
-
-def parse_failure_diagnostic(snapshot: Snapshot, encoding: Encoding) -> types.Diagnostic | None:
-    failures = snapshot.report.parse_failures if snapshot.report is not None else []
-    wire = _failure_wire(snapshot.index, failures, encoding)
-    return CONVERTER.structure(wire, types.Diagnostic) if wire is not None else None
 
 
 def to_json(found: list[types.Diagnostic]) -> str:

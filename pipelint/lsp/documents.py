@@ -21,8 +21,7 @@ from tree_sitter import Tree
 from pipelint.engine import config
 from pipelint.shell import parse_guards, syntax
 from pipelint.engine.config import CONFIG_FILES, ConfigError, Settings, SettingsResolver
-from pipelint.shell.dialect import LANGUAGE_IDS, detect, shebang_shell
-from pipelint.cli.discovery import SHELL_EXTENSIONS, SHELL_INTERPRETERS
+from pipelint.shell.dialect import LANGUAGE_IDS, detect, is_shell_text
 from pipelint.finding import RuleCrash
 from pipelint.engine.linter import FileReport, host_kind, process
 from pipelint.finding import Finding
@@ -68,9 +67,7 @@ def is_shell_document(language_id: str | None, path: Path | None, source: bytes)
         return False
     if language_id and language_id.lower() in LANGUAGE_IDS:
         return True
-    if path is not None and path.name.endswith(SHELL_EXTENSIONS):
-        return True
-    return shebang_shell(source[:256]) in SHELL_INTERPRETERS
+    return is_shell_text(path.name if path is not None else None, source)
 
 
 @dataclass(frozen=True)
@@ -389,11 +386,3 @@ class Snapshot:
     @property
     def findings(self) -> list:
         return self.report.findings if self.report is not None else []
-
-
-def take_snapshot(
-    uri: str, version: int | None, text: str, language_id: str | None, folder: Path, encoding: Encoding = Encoding.UTF16
-) -> Snapshot:
-    """Lint one document's text here and now (tests and benchmarks; the server uses a worker)."""
-    document = DocumentText(uri, version, text, language_id)
-    return Snapshot.of(document, lint_document(LintJob.of(document, folder, encoding)))

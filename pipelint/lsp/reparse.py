@@ -21,7 +21,7 @@ from pipelint.shell.positions import byte_position
 
 
 @dataclass(frozen=True)
-class Edit:
+class TextChange:
     """The bytes [start, old_end) of the old text became [start, new_end) of the new one."""
 
     start: int
@@ -29,7 +29,7 @@ class Edit:
     new_end: int
 
 
-def edit_between(old: bytes, new: bytes) -> Edit | None:
+def edit_between(old: bytes, new: bytes) -> TextChange | None:
     """The one edit that turns old into new (None if they are equal): the span between common prefix and suffix."""
     if old == new:
         return None
@@ -37,7 +37,7 @@ def edit_between(old: bytes, new: bytes) -> Edit | None:
     # The suffix may not overlap the prefix in either text ("aa" → "aaa").
     most = min(len(old), len(new)) - prefix
     suffix = _common_length(old, new, lambda text, size: text[len(text) - size :], most)
-    return Edit(prefix, len(old) - suffix, len(new) - suffix)
+    return TextChange(prefix, len(old) - suffix, len(new) - suffix)
 
 
 def _common_length(old: bytes, new: bytes, part, most: int | None = None) -> int:

@@ -30,7 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TypeVar
 
-from pipelint.cli.parallel import InlineExecutor
+from pipelint.engine.inline import InlineExecutor
 
 LINT_IN_VARIABLE = "PIPELINT_LSP_LINT_IN"
 PLACES = ("process", "thread", "loop")

@@ -207,7 +207,7 @@ def provisional_rows(source: bytes, settings, path: Path, runs: int) -> None:
 
 def lsprotocol_notification(snapshot: Snapshot) -> str:
     converter = default_converter()
-    found = [diagnostics.finding_diagnostic(snapshot, finding, Encoding.UTF16) for finding in snapshot.findings]
+    found = [diagnostics.finding_diagnostic(snapshot.index, finding, Encoding.UTF16) for finding in snapshot.findings]
     params = types.PublishDiagnosticsParams(uri=snapshot.uri, version=1, diagnostics=found)
     return json.dumps(converter.unstructure(types.PublishDiagnosticsNotification(params=params)))
 

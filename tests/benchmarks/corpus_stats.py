@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from pipelint.cli import files  # noqa: E402
 from pipelint.engine import linter, registry  # noqa: E402
 from pipelint.engine.config import Settings  # noqa: E402
 from pipelint.cli.discovery import is_shell_script  # noqa: E402
@@ -57,8 +58,8 @@ def tally(folders: list[Path], settings: Settings, all_text: bool, show: set[str
     for folder in folders:
         for path in scripts(folder, all_text):
             try:
-                script = linter.read_script(path, settings.max_file_size)
-            except linter.InputError:
+                script = files.read_script(path, settings.max_file_size)
+            except files.InputError:
                 total.skipped += 1
                 continue
             result = linter.lint(script.source, settings, path)

@@ -58,6 +58,7 @@ def _scripts(corpus: Path):
 
 def findings_of_tree(corpus: Path) -> dict:
     """Files and lines linted, and (file, rule, line, kind) for every finding of the pipelint imported."""
+    from pipelint.cli import files as reading
     from pipelint.engine import linter, registry
     from pipelint.engine.config import Settings
     from pipelint.finding import Applicability
@@ -67,8 +68,8 @@ def findings_of_tree(corpus: Path) -> dict:
     files = lines = 0
     for path in _scripts(corpus):
         try:
-            script = linter.read_script(path, settings.max_file_size)
-        except linter.InputError:
+            script = reading.read_script(path, settings.max_file_size)
+        except reading.InputError:
             continue
         files += 1
         lines += script.source.count(b"\n")

@@ -25,6 +25,10 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 from pygls.exceptions import JsonRpcException
 from pygls.protocol import default_converter
 
+from pipelint.lsp.diagnostics import failure_wire
+from pipelint.lsp.documents import DocumentText, LintJob, Snapshot, lint_document
+from pipelint.shell.positions import Encoding
+
 SERVER = [sys.executable, "-m", "pipelint", "lsp"]
 REPOSITORY = Path(__file__).resolve().parents[2]
 # The server runs this checkout's pipelint, whatever the working directory.
@@ -240,3 +244,18 @@ async def lsp_server(workspace: Path, env: dict[str, str] | None = None, capabil
         except Exception:
             client._server.kill()  # pygls keeps the subprocess here
         await client.stop()
+
+
+def take_snapshot(
+    uri: str, version: int | None, text: str, language_id: str | None, folder: Path, encoding: Encoding = Encoding.UTF16
+) -> Snapshot:
+    """Lint one document's text here and now, as the server's worker does."""
+    document = DocumentText(uri, version, text, language_id)
+    return Snapshot.of(document, lint_document(LintJob.of(document, folder, encoding)))
+
+
+def failure_diagnostic(snapshot: Snapshot, encoding: Encoding) -> types.Diagnostic | None:
+    """The note on the snapshot's parse failures, as an lsprotocol Diagnostic, or None."""
+    failures = snapshot.report.parse_failures if snapshot.report is not None else []
+    wire = failure_wire(snapshot.index, failures, encoding)
+    return None if wire is None else default_converter().structure(wire, types.Diagnostic)

@@ -10,14 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from lsp_client import REPOSITORY, SERVER_ENV
+from lsp_client import REPOSITORY, SERVER_ENV, failure_diagnostic, take_snapshot
 from lsprotocol import types
 
-from pipelint.finding import Finding, Severity
-from pipelint.engine.fixer import apply_edits
+from pipelint.finding import Finding, Severity, apply_edits
 from pipelint.lsp.actions import changed_span, wanted
-from pipelint.lsp.diagnostics import finding_diagnostic, parse_failure_diagnostic
-from pipelint.lsp.documents import is_shell_document, take_snapshot, to_bytes
+from pipelint.lsp.diagnostics import finding_diagnostic
+from pipelint.lsp.documents import is_shell_document, to_bytes
 from pipelint.shell.positions import Encoding
 
 
@@ -32,7 +31,7 @@ from pipelint.shell.positions import Encoding
 def test_severities_map_one_to_one(tmp_path, severity, expected):
     snapshot = take_snapshot("untitled:x", 1, "echo hi\n", "shellscript", tmp_path)
     finding = Finding("PL001", "useless-cat", severity, "message", 0, 4)
-    diagnostic = finding_diagnostic(snapshot, finding, Encoding.UTF16)
+    diagnostic = finding_diagnostic(snapshot.index, finding, Encoding.UTF16)
     assert diagnostic.severity == expected
     assert diagnostic.range == types.Range(types.Position(0, 0), types.Position(0, 4))
 
@@ -40,7 +39,7 @@ def test_severities_map_one_to_one(tmp_path, severity, expected):
 def test_parse_failure_note_stays_on_its_line(tmp_path):
     text = "echo start\nif true; then\n  echo a\n  echo b\n"  # `fi` missing: broken to the end
     snapshot = take_snapshot("untitled:x", 1, text, "shellscript", tmp_path)
-    note = parse_failure_diagnostic(snapshot, Encoding.UTF16)
+    note = failure_diagnostic(snapshot, Encoding.UTF16)
     assert note is not None
     assert note.range.start.line == note.range.end.line
 

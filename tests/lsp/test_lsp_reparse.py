@@ -17,7 +17,7 @@ from lsp_client import REPOSITORY
 from pipelint.shell import parse_guards, syntax
 from pipelint.shell.dialect import detect
 from pipelint.lsp.documents import DocumentText
-from pipelint.lsp.reparse import Edit, edit_between, reparse
+from pipelint.lsp.reparse import TextChange, edit_between, reparse
 
 SCRIPTS = {
     "large": large_script(600),
@@ -99,11 +99,11 @@ def test_a_document_parses_from_the_last_version_that_was_parsed(tmp_path):
 @pytest.mark.parametrize(
     ("old", "new", "edit"),
     [
-        (b"aa", b"aaa", Edit(2, 2, 3)),
-        (b"abc", b"abd", Edit(2, 3, 3)),
-        (b"abcabc", b"abc", Edit(3, 6, 3)),
-        (b"", b"q", Edit(0, 0, 1)),
-        (b"xyz", b"", Edit(0, 3, 0)),
+        (b"aa", b"aaa", TextChange(2, 2, 3)),
+        (b"abc", b"abd", TextChange(2, 3, 3)),
+        (b"abcabc", b"abc", TextChange(3, 6, 3)),
+        (b"", b"q", TextChange(0, 0, 1)),
+        (b"xyz", b"", TextChange(0, 3, 0)),
     ],
 )
 def test_the_edit_is_the_span_between_common_prefix_and_suffix(old, new, edit):

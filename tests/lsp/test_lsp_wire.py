@@ -10,11 +10,10 @@ import json
 
 import pytest
 from large_script import large_script
-from lsp_client import REPOSITORY
+from lsp_client import REPOSITORY, failure_diagnostic, take_snapshot
 from lsprotocol import types
 
-from pipelint.lsp.diagnostics import CONVERTER, SEVERITIES, parse_failure_diagnostic
-from pipelint.lsp.documents import take_snapshot
+from pipelint.lsp.diagnostics import CONVERTER, SEVERITIES
 from pipelint.output.common import rule_url
 from pipelint.shell.positions import Encoding
 
@@ -43,7 +42,7 @@ def reference(snapshot, encoding: Encoding) -> list[dict]:
                 data={"name": finding.name, "fix": fix.applicability.value if fix is not None and fix.edits else None},
             )
         )
-    note = parse_failure_diagnostic(snapshot, encoding)
+    note = failure_diagnostic(snapshot, encoding)
     return CONVERTER.unstructure(found + ([note] if note is not None else []), list[types.Diagnostic])
 
 
