@@ -1,13 +1,39 @@
-"""The shape of the package: rules share facts through modules, and imports never go round in a circle."""
+"""The shape of the package: folders that show the layers, imports that only go down, one home per fact.
+
+Every import counts here, those under `if TYPE_CHECKING:` and those inside
+functions too: a type-only import from a higher layer is still a lower layer
+that knows a higher one.
+"""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).parent.parent / "pipelint"
+README = PACKAGE.parent / "README.md"
+
+# The layers, lowest first: a module may import its own layer and those before it, never one after.
+LAYERS = (
+    "finding",  # what a check reports: findings, fixes, edits, parse failures
+    "shell",  # the shell's own language: parse, here-documents, dialect, options, directives, positions
+    "programs",  # what programs do: the one table, the command model, pipelines, launchers
+    "facts",  # what depends on the whole script: options in force, exit statuses, variables, mounts
+    "embedded",  # shell inside other text: regions, the scripts commands run, host files
+    "rule",  # the rule API: Rule, Context
+    "rewrites",  # the rewrites several rules share, and when each is safe
+    "rules",  # one module per rule
+    "engine",  # one file's check, the fixer, settings, the rule registry, suppressions
+    "output",  # the report formats
+    "trace",  # measuring a script's pipelines by running it
+    "lsp",  # the language server
+    "cli",  # the command line and a run over many files
+)
+# What sits at the top of pipelint/: the layers (folders or the rule API's modules) and the package's own files.
+TOP_LEVEL_FILES = {"__init__.py", "__main__.py", "finding.py", "rule.py"}
 
 
 def module_name(path: Path) -> str:
@@ -15,22 +41,11 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def runtime_imports(path: Path, known: set[str]) -> set[str]:
-    """The package modules path imports when it runs (imports under `if TYPE_CHECKING:` left out)."""
+def imports(path: Path, known: set[str]) -> set[str]:
+    """Every package module path imports, wherever the import stands (type-only and lazy ones included)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If) and _is_type_checking(node)
-               for child in node.body for inner in ast.walk(child)}  # fmt: skip
     found: set[str] = set()
     for node in ast.walk(tree):
-        if id(node) in skipped:
-            continue
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
@@ -42,7 +57,40 @@ def runtime_imports(path: Path, known: set[str]) -> set[str]:
 def import_graph() -> dict[str, set[str]]:
     paths = {module_name(path): path for path in PACKAGE.rglob("*.py")}
     known = set(paths)
-    return {name: runtime_imports(path, known) - {name} for name, path in paths.items()}
+    return {name: imports(path, known) - {name} for name, path in paths.items()}
+
+
+def layer_of(module: str) -> int | None:
+    """The index of a module's layer in LAYERS; None for the package itself (`pipelint`, `pipelint.__main__`)."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[1] not in LAYERS:
+        return None
+    return LAYERS.index(parts[1])
+
+
+def test_the_top_level_shows_the_layers():
+    entries = {path.name for path in PACKAGE.iterdir() if path.name != "__pycache__" and not path.name.startswith(".")}
+    folders = {name for name in entries if (PACKAGE / name).is_dir() and name != "rule_docs"}
+    files = entries - folders - {"rule_docs"}
+    assert files <= TOP_LEVEL_FILES | {f"{layer}.py" for layer in LAYERS}, sorted(files - TOP_LEVEL_FILES)
+    assert folders <= set(LAYERS), sorted(folders - set(LAYERS))
+    assert len(folders) <= 12, "about ten folders: a reader sees the design before opening a file"
+
+
+def test_every_module_belongs_to_a_layer():
+    outside = [name for name in import_graph() if layer_of(name) is None and name not in ("pipelint", "pipelint.__main__")]
+    assert not outside, outside
+
+
+def test_a_lower_layer_never_imports_a_higher_one():
+    upward = []
+    for name, imported in sorted(import_graph().items()):
+        low = layer_of(name)
+        for target in sorted(imported):
+            high = layer_of(target)
+            if low is not None and high is not None and high > low:
+                upward.append(f"{name} ({LAYERS[low]}) imports {target} ({LAYERS[high]})")
+    assert not upward, "\n".join(upward)
 
 
 def is_rule_module(name: str) -> bool:
@@ -51,8 +99,7 @@ def is_rule_module(name: str) -> bool:
 
 
 def test_no_rule_imports_another_rule():
-    graph = import_graph()
-    for name, imported in graph.items():
+    for name, imported in import_graph().items():
         if is_rule_module(name):
             others = {other for other in imported if is_rule_module(other)}
             assert not others, f"{name} imports {sorted(others)}: share the fact through a module rules import"
@@ -86,7 +133,9 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_the_package_has_no_import_cycle():
-    cycle = find_cycle(import_graph())
+    """None at all: the language server's modules included, type-only and lazy imports included."""
+    graph = {name: {target for target in imported if target != "pipelint"} for name, imported in import_graph().items()}
+    cycle = find_cycle(graph)
     assert cycle is None, " → ".join(cycle)
 
 
@@ -96,6 +145,46 @@ def test_the_package_has_no_import_cycle():
 )
 def test_find_cycle_finds_cycles(graph, has_cycle):
     assert (find_cycle(graph) is not None) is has_cycle
+
+
+def readme_rule_rows() -> list[tuple[str, str]]:
+    """(codes, names) cells of the README's rule table: `| PL101–PL103 | tee-devnull, tee-slow-mount, stray-tee | … |`."""
+    rows = re.findall(r"^\| (PL\d{3}(?:[–,] ?PL\d{3})*) \| ([a-z0-9, -]+) \|", README.read_text(encoding="utf-8"), re.MULTILINE)
+    return [(codes, names) for codes, names in rows]
+
+
+def test_the_readme_rule_table_lists_every_registered_rule():
+    from pipelint.engine import registry
+
+    codes: set[str] = set()
+    names: set[str] = set()
+    for written_codes, written_names in readme_rule_rows():
+        for part in written_codes.split(","):
+            first, _, last = part.strip().partition("–")
+            codes.update(code for code in registry.BY_CODE if first <= code <= (last or first))
+        names.update(name.strip() for name in written_names.split(","))
+    assert codes == set(registry.BY_CODE), sorted(set(registry.BY_CODE) ^ codes)
+    assert names == set(registry.BY_NAME), sorted(set(registry.BY_NAME) ^ names)
+
+
+def test_program_names_are_not_listed_outside_the_program_table():
+    """A literal set that names two programs of the table, anywhere but `programs/table.py`, is a second copy of it.
+
+    A rule may still name the one program it is about (`stage.name == b"cat"`); a set of names is what
+    `programs.table` says with a trait (`named(Trait.GREP)`), and a copy of it drifts.
+    """
+    from pipelint.programs.table import PROGRAMS
+
+    literal_set = re.compile(rb"(?:frozenset\(\{|\{|\(|\[)\s*((?:b\"[^\"]+\"\s*,\s*)+b\"[^\"]+\")")
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        if path.relative_to(PACKAGE).as_posix() == "programs/table.py":
+            continue
+        for match in literal_set.finditer(path.read_bytes()):
+            names = re.findall(rb'b"([^"]+)"', match.group(1))
+            if sum(name in PROGRAMS for name in names) >= 2:
+                offenders.append(f"{path.relative_to(PACKAGE)}: {match.group(0)[:70]!r}")
+    assert not offenders, "\n".join(offenders)
 
 
 def test_the_adding_a_rule_walk_through_runs_as_written():
