@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
-
 import pytest
 from harness import assert_lint, assert_same_behaviour, codes, contract_inputs, fix, known_to_fail, lint, run_script
 
@@ -178,20 +175,6 @@ def test_fix_keeps_behaviour_in_dash(script, tmp_path):
     fixed = fix(source, "script.sh", unsafe=True, select=("PL502",))
     assert fixed != source
     assert_same_behaviour(source, fixed, tmp_path, "dash", inputs=contract_inputs(source, fixed, "script.sh", ("PL502",)))
-
-
-@pytest.fixture(scope="module")
-def en_us_locale(tmp_path_factory):
-    """glibc's en_US.UTF-8, compiled into a temporary LOCPATH (the sandbox has only C and C.UTF-8)."""
-    if shutil.which("localedef") is None:
-        pytest.skip("localedef is not installed")
-    where = tmp_path_factory.mktemp("locales")
-    done = subprocess.run(
-        ["localedef", "-i", "en_US", "-f", "UTF-8", str(where / "en_US.UTF-8")], capture_output=True, timeout=120
-    )
-    if not (where / "en_US.UTF-8").is_dir():
-        pytest.skip(f"cannot build en_US.UTF-8: {done.stderr.decode(errors='replace')}")
-    return where
 
 
 def test_why_the_fix_is_unsafe_in_other_locales(en_us_locale, tmp_path):
