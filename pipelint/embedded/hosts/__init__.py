@@ -9,7 +9,9 @@ itself as a script (linter.py).
 Before `--fix` writes an edit into a host file, `keeps_host` checks that the
 file is still what it was: the host's own parser reads the same structure
 apart from the edited scripts, and each script now reads exactly as the edit
-meant (a YAML scalar whose indentation or style the edit changed would not).
+meant (a YAML scalar whose indentation or style the edit changed would not);
+the only other edit it takes deletes the line of one of the host's own
+directive comments (PL900's fix).
 """
 
 from __future__ import annotations
@@ -142,6 +144,8 @@ def keeps_host(kind: HostKind, before: bytes, edits: Sequence[Edit], after: byte
     host_bytes = _HostBytes(old.regions)
     inner: list[list[Edit]] = [[] for _ in old.regions]
     for edit in edits:
+        if _removes_directive(old, before, edit):
+            continue  # a comment line the host's parser skips (PL900's fix)
         held = host_bytes.holders(edit)
         if not held or host_bytes.crossers(edit) - held.keys():
             return False  # outside every script (the host itself changed), or across one's edge
@@ -153,6 +157,19 @@ def keeps_host(kind: HostKind, before: bytes, edits: Sequence[Edit], after: byte
         if (was.dialect, was.options) != (now.dialect, now.options):
             return False
     return True
+
+
+def _removes_directive(scan: HostScan, before: bytes, edit: Edit) -> bool:
+    """The edit deletes one whole line of the host that holds nothing but one of its directive comments."""
+    removed = before[edit.start : edit.end]
+    if edit.content or not removed.endswith(b"\n") and edit.end != len(before):
+        return False
+    if edit.start > 0 and before[edit.start - 1 : edit.start] != b"\n":
+        return False
+    return any(
+        directive.at is not None and edit.start <= directive.at < edit.end and removed.strip() == directive.comment
+        for directive in scan.directives
+    )
 
 
 def _sharers(host_bytes: _HostBytes, edits: Sequence[Edit]) -> int:
