@@ -1,7 +1,7 @@
 """Files that are not shell scripts but hold shell: which kind a file is, and the scripts in it.
 
 This registry knows each kind's files by name (`kind_of`); the kind's module
-(`dockerfile`, `github_actions`, `gitlab_ci`, imported on first use) finds
+(`dockerfile`, `github_actions`, `gitlab_ci`, `compose`, imported on first use) finds
 the scripts inside one (`scan`): the top-level `regions.Region`s, whose
 pieces point into the file. The linter lints those regions, never the file
 itself as a script (linter.py).
@@ -17,6 +17,7 @@ directive comments (PL900's fix).
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import PurePath
@@ -28,6 +29,7 @@ from pipelint.embedded.hosts.kind import HostKind, HostScan
 from pipelint.embedded.regions import Piece, Region
 
 __all__ = [
+    "COMPOSE",
     "DOCKERFILE",
     "GITHUB_ACTIONS",
     "GITLAB_CI",
@@ -64,6 +66,15 @@ def _is_github_actions(path: PurePath) -> bool:
     return path.name.endswith((".yml", ".yaml")) and parent.name == "workflows" and parent.parent.name == ".github"
 
 
+# `compose.yaml` and `docker-compose.yml`, and their overrides and variants: `compose.override.yaml`, `docker-compose.prod.yml`.
+_COMPOSE_NAME = re.compile(r"(?:docker-)?compose(?:\.[^/]+)?\.ya?ml")
+
+
+def _is_compose(path: PurePath) -> bool:
+    """The Compose Specification's file names (`compose.yaml`, `docker-compose.yml`, …) and their variants."""
+    return _COMPOSE_NAME.fullmatch(path.name) is not None
+
+
 def _is_gitlab_ci(path: PurePath) -> bool:
     """`.gitlab-ci.yml`, and templates named `*.gitlab-ci.yml` as GitLab's own are."""
     return path.name.endswith(".gitlab-ci.yml")
@@ -74,9 +85,11 @@ GITHUB_ACTIONS = HostKind(
     "github-actions", _is_github_actions, frozenset({"github-actions-workflow"}), "github_actions"
 )
 GITLAB_CI = HostKind("gitlab-ci", _is_gitlab_ci, frozenset({"gitlab-ci"}), "gitlab_ci")
+# VS Code's Docker extension calls them `dockercompose`; Neovim's filetype is `yaml.docker-compose`.
+COMPOSE = HostKind("compose", _is_compose, frozenset({"dockercompose", "docker-compose", "yaml.docker-compose"}), "compose")
 
 # One line per kind; the first whose names match a file wins.
-KINDS: tuple[HostKind, ...] = (DOCKERFILE, GITHUB_ACTIONS, GITLAB_CI)
+KINDS: tuple[HostKind, ...] = (DOCKERFILE, GITHUB_ACTIONS, GITLAB_CI, COMPOSE)
 
 
 def kind_of(path: PurePath | str | None, language_id: str | None = None) -> HostKind | None:

@@ -35,7 +35,7 @@ import dockerfile as buildkit
 from pipelint.finding import ParseFailure
 from pipelint.shell.dialect import SHELLS, Dialect, shebang_shell
 from pipelint.embedded.hosts.kind import HostScan
-from pipelint.embedded.hosts.shells import HostShell, shell_of
+from pipelint.embedded.hosts.shells import HostShell, script_argument, shell_of
 from pipelint.shell.positions import LineIndex
 from pipelint.embedded.regions import Part, Quoting, Region
 from pipelint.shell.directives import Directive, tokens
@@ -204,12 +204,11 @@ def _heredoc_region(
 def _exec_form_region(command, logical: _Logical, anchor: int) -> Region | None:
     """`RUN ["sh", "-c", "SCRIPT"]`: SCRIPT, mapped back where its JSON string holds no escape."""
     argv = tuple(command.value)
-    shell = shell_of(argv)
-    script_at = next(
-        (index + 1 for index, word in enumerate(argv[1:], 1) if re.fullmatch(r"-[a-z]*c[a-z]*", word)), None
-    )
-    if shell.dialect is None or script_at is None or script_at >= len(argv):
+    found = script_argument(argv)
+    if found is None:
         return None
+    shell, script_at = found
+    assert shell.dialect is not None
     script = argv[script_at].encode()
     facts = {**shell.facts, "anchor": anchor}
     origin = f"the script `{PurePath(argv[0]).name} -c` runs in a Dockerfile RUN"
