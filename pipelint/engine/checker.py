@@ -162,7 +162,8 @@ def check(
     report_unused: report the directives that disabled nothing (PL900) here; False when the caller lints
     the scripts inside this one, which the directives may cover, and reports them after (linter.py).
     """
-    dialect = region.dialect if region is not None else detect(source, path)
+    forced = settings.forced_dialect if settings is not None else None
+    dialect = region.dialect if region is not None else detect(source, path, forced)
     parsed = _parse(source, dialect, tree)
     rules = list(rules)
     found = candidates.find(candidates.plan(rules), parsed.root)

@@ -123,24 +123,39 @@ def _split(value: bytes, at: int, tool: str) -> list[Token]:
 
 
 def _shellcheck_disable_values(comment: bytes) -> list[tuple[bytes, int]] | None:
-    """Each `disable=` value of a `# shellcheck …` annotation, unquoted, with where it starts; None: no annotation.
-
-    As ShellCheck reads it: key=value pairs one after the other, up to a `#`
-    (a comment about the directive) or the first thing that is no pair.
-    """
+    """Each `disable=` value of a `# shellcheck …` annotation, unquoted, with where it starts; None: no annotation."""
     prefix = SHELLCHECK_ANNOTATION.search(comment)
     if prefix is None:
         return None
+    return _disable_values(comment, prefix.end()) or None
+
+
+def _disable_values(text: bytes, at: int) -> list[tuple[bytes, int]]:
+    """The `disable=` values of the key=value pairs from at, as ShellCheck reads them: one pair after the
+    other, up to a `#` (a comment) or the first thing that is no pair."""
     values = []
-    at = prefix.end()
-    while (pair := _SHELLCHECK_PAIR.match(comment, at)) is not None:
+    while (pair := _SHELLCHECK_PAIR.match(text, at)) is not None:
         value, start = pair.group(2), pair.start(2)
         if value[:1] in (b"'", b'"'):
             value, start = value[1:-1], start + 1
         if pair.group(1) == b"disable":
             values.append((value, start))
         at = pair.end()
-    return values or None
+    return values
+
+
+def shellcheckrc_disabled(text: bytes) -> list[str]:
+    """The elements of the `disable=` keys of a `.shellcheckrc` (`SC2002`, `SC2000-SC2999`, `all`).
+
+    Its lines hold the key=value pairs a `# shellcheck` annotation holds,
+    without the prefix, and `#` comments (ShellCheck's `readConfigKVs`).
+    """
+    found = []
+    for line in text.splitlines():
+        start = len(line) - len(line.lstrip())
+        for value, at in _disable_values(line, start):
+            found += [token.text for token in _split(value, at, SHELLCHECK)]
+    return found
 
 
 def shellcheck_range(token: str) -> tuple[int, int] | None:
