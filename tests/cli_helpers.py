@@ -66,6 +66,12 @@ def run_on_terminal(
     terminal_env = cli_env({**plain, **(env or {})})
     child = subprocess.Popen(command, cwd=cwd, stdout=secondary, stderr=secondary, stdin=subprocess.DEVNULL, env=terminal_env)
     os.close(secondary)
+    shown = read_terminal(primary)
+    return child.wait(timeout=120), shown.decode("utf-8", "replace")
+
+
+def read_terminal(primary: int) -> bytes:
+    """Everything written to a pseudo-terminal until the child closes it (or 120 s of silence); closes it."""
     shown = b""
     while True:
         ready, _, _ = select.select([primary], [], [], 120)
@@ -79,7 +85,7 @@ def run_on_terminal(
             break
         shown += chunk
     os.close(primary)
-    return child.wait(timeout=120), shown.decode("utf-8", "replace")
+    return shown
 
 
 def text(completed: subprocess.CompletedProcess) -> tuple[str, str]:
