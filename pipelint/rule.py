@@ -22,12 +22,13 @@ from pipelint.programs import command
 from pipelint.programs.command import Command
 from pipelint.shell import syntax
 from pipelint.shell.dialect import Dialect
+from pipelint.shell.directives import UnusedCodes
 from pipelint.programs.pipeline import Pipeline
 from pipelint.shell.positions import LineIndex
 from pipelint.shell.properties import cached_property
 
 # The hooks a rule may override; the checker calls only those a rule overrides.
-HOOKS = ("check_pipeline", "check_command", "check_node")
+HOOKS = ("check_pipeline", "check_command", "check_node", "check_directive")
 
 
 class CommandModels:
@@ -122,7 +123,11 @@ class Rule:
       (`Command.program`, seen through wrappers) is in `programs`, as the
       model `programs.command.Command`; every simple command when `programs` is None;
     - `check_node(node, context)`: every tree-sitter node whose type is in
-      `node_types`.
+      `node_types`;
+    - `check_directive(unused, source)`: once the script is linted, every
+      `# pipelint: disable=` comment with codes that disabled nothing
+      (`shell.directives.UnusedCodes`; the engine decides which, as only it
+      saw every finding).
     What depends on the whole script is asked of `context.facts`.
     """
 
@@ -151,6 +156,9 @@ class Rule:
         return ()
 
     def check_node(self, node: Node, context: Context) -> Iterable[Finding]:
+        return ()
+
+    def check_directive(self, unused: UnusedCodes, source: bytes) -> Iterable[Finding]:
         return ()
 
     @classmethod

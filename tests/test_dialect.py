@@ -54,8 +54,10 @@ def test_every_shell_is_discovered_by_shebang_exactly_when_the_table_says(tmp_pa
     assert discovery.is_shell_script(script) is discovered
     assert is_shell_document(None, script, source) is discovered
     assert is_shell_document(shell, None, b"") is discovered  # the editor's languageId
-    assert detect(source, "script") is dialect.SHELLS[shell].dialect
-    assert detect(f"# shellcheck shell={shell}\necho\n".encode(), "script.bash") is dialect.SHELLS[shell].dialect
+    linted = dialect.SHELLS[shell].dialect
+    assert detect(source, "script") is (linted or Dialect.SH)
+    assert detect(f"# shellcheck shell={shell}\necho\n".encode(), "script.bash") is (linted or Dialect.SH)
+    assert dialect.unlinted_shell(source, "script") == (None if linted else shell)
 
 
 def test_language_ids_are_the_discovered_shells_and_vs_code_s_name():
@@ -63,12 +65,29 @@ def test_language_ids_are_the_discovered_shells_and_vs_code_s_name():
     assert {"shellscript", "sh", "bash", "ksh", "dash"} <= dialect.LANGUAGE_IDS
 
 
-def test_zsh_is_linted_when_named_but_never_picked(tmp_path):
-    (tmp_path / "a.zsh").write_bytes(b"echo\n")
-    (tmp_path / "b").write_bytes(b"#!/bin/zsh\necho\n")
-    (tmp_path / "c.dash").write_bytes(b"echo\n")
-    assert [p.name for p in discovery.walk_scripts(tmp_path, lambda path: False)] == ["c.dash"]
-    assert detect(b"#!/bin/zsh\necho\n", "b") is Dialect.BASH
+@pytest.mark.parametrize(
+    ("name", "source", "shell"),
+    [
+        ("a.zsh", b"echo\n", "zsh"),
+        ("b", b"#!/bin/zsh\necho\n", "zsh"),
+        ("c", b"#!/usr/bin/env zsh\necho\n", "zsh"),
+        ("d.fish", b"echo\n", "fish"),
+        ("e", b"#!/usr/bin/env fish\necho\n", "fish"),
+        ("f.csh", b"echo\n", "csh"),
+        ("g", b"#!/bin/tcsh\necho\n", "tcsh"),
+        ("h.zsh", b"#!/bin/bash\necho\n", None),  # the shebang says more than the name
+    ],
+)
+def test_scripts_of_shells_that_are_not_sh_are_never_picked_nor_linted(tmp_path, name, source, shell):
+    (tmp_path / name).write_bytes(source)
+    picked = [p.name for p in discovery.walk_scripts(tmp_path, lambda path: False)]
+    assert picked == ([] if shell else [name])
+    assert dialect.unlinted_shell(source, name) == shell
+
+
+def test_a_shell_directive_says_more_than_the_shebang():
+    source = b"#!/bin/zsh\n# shellcheck shell=bash\necho\n"
+    assert dialect.unlinted_shell(source, "x") is None and detect(source, "x") is Dialect.BASH
 
 
 def test_busybox_shebang_names_its_applet():

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import os
-import select
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from cli_helpers import REPO
+from cli_helpers import REPO, read_terminal
 
 from pipelint.cli.progress import SHOW_FILES
 
@@ -30,20 +29,8 @@ def run_on_terminal(folder: Path, *flags: str) -> tuple[int, bytes, bytes]:
     command = [sys.executable, "-m", "pipelint", "check", "--no-cache", "--jobs", "1", *flags, str(folder)]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=secondary, stdin=subprocess.DEVNULL, env=env)
     os.close(secondary)
-    shown = b""
-    while True:
-        ready, _, _ = select.select([primary], [], [], 120)
-        if not ready:
-            break
-        try:
-            chunk = os.read(primary, 65536)
-        except OSError:  # the child closed the terminal
-            break
-        if not chunk:
-            break
-        shown += chunk
+    shown = read_terminal(primary)
     stdout = child.stdout.read() if child.stdout else b""
-    os.close(primary)
     return child.wait(timeout=120), stdout, shown
 
 

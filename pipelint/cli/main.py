@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TextIO
 
 import click
 
@@ -12,9 +16,11 @@ from pipelint import __version__
 from pipelint.engine import registry, ruledocs
 from pipelint.cli.run import Run, RunOptions, error_line, run_check
 from pipelint.engine.config import DEFAULT_MAX_FILE_SIZE, UNSET, Overrides, SettingsResolver, Unset, format_size, parse_size
-from pipelint.output import FORMATS, HUMAN_FORMATS, RenderOptions, summary
+from pipelint.output import FORMATS, HUMAN_FORMATS, RenderOptions, rule_document, statistics, summary
 from pipelint.output.common import printable
 from pipelint.cli.parallel import default_jobs
+from pipelint.shell.dialect import LINTED_SHELLS
+from pipelint.cli.terminal import COLOR_CHOICES, is_terminal, page, wants_colour
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -53,6 +59,19 @@ def cli() -> None:
     default=None,
     help="How to print findings (default: full on a terminal, concise otherwise).",
 )
+@click.option(
+    "-o",
+    "--output-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the findings, statistics and summary to this file (its folders are made); notes and errors stay on stderr.",
+)
+@click.option(
+    "--color",
+    type=click.Choice(COLOR_CHOICES),
+    default="auto",
+    help="Colour the output: auto (on a terminal; NO_COLOR and FORCE_COLOR decide first), always, never.",
+)
 @click.option("--stdin-filename", default=None, help="The name to report and configure stdin (`-`) by.")
 @click.option("--config", "config_file", type=click.Path(path_type=Path), default=None, help="Use this config file only.")
 @click.option("--mounts", type=click.Path(path_type=str), default=None, help="Read mounts from this mountinfo file.")
@@ -63,6 +82,12 @@ def cli() -> None:
     "--max-file-size",
     default=None,
     help=f"Refuse scripts larger than this (e.g. 8MiB, 500KiB; 0: no limit; default {format_size(DEFAULT_MAX_FILE_SIZE)}).",
+)
+@click.option(
+    "--shell",
+    type=click.Choice(LINTED_SHELLS),
+    default=None,
+    help="Read every script as this shell's, whatever its directive, #! line or name say (ShellCheck's -s).",
 )
 @click.option(
     "--embedded/--no-embedded",
@@ -82,11 +107,32 @@ def check(paths: tuple[str, ...], **flags) -> None:
     flags = CheckFlags(**flags)
     resolver = SettingsResolver(flags.overrides(), flags.config_file)
     paths = paths or (".",)
-    run = run_check(paths, resolver, flags.run_options())
-    if not run.reports and not run.errors and not run.skipped:
-        raise Fatal(f"no shell scripts found in {', '.join(printable(path) for path in paths)}")
-    _print_results(run, flags, stdin_fix=flags.fix and not flags.diff and "-" in paths)
+    stdin_fix = flags.fix and not flags.diff and "-" in paths
+    with _report_stream(flags, stdin_fix) as out:
+        run = run_check(paths, resolver, flags.run_options())
+        if not run.reports and not run.errors and not run.skipped:
+            raise Fatal(f"no shell scripts found in {', '.join(printable(path) for path in paths)}")
+        _print_results(run, flags, out)
     sys.exit(_exit_code(run, flags))
+
+
+@contextlib.contextmanager
+def _report_stream(flags: CheckFlags, stdin_fix: bool) -> Iterator[TextIO]:
+    """Where the report goes: --output-file, else stdout, or stderr when stdout carries a diff or a fixed script.
+
+    The file is opened before anything is linted or written, so that a name
+    that cannot be written stops the run with one line and nothing changed.
+    """
+    if flags.output_file is None:
+        yield sys.stderr if stdin_fix or flags.diff else sys.stdout
+        return
+    try:
+        flags.output_file.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(flags.output_file, "w", encoding="utf-8", errors="surrogateescape")
+    except OSError as error:
+        raise Fatal(f"--output-file {printable(str(flags.output_file))}: {error.strerror or error}") from None
+    with handle:
+        yield handle
 
 
 @dataclass(frozen=True)
@@ -106,6 +152,8 @@ class CheckFlags:
     quiet: bool
     verbose: bool
     output_format: str | None
+    output_file: Path | None
+    color: str
     stdin_filename: str | None
     config_file: Path | None
     mounts: str | None
@@ -114,6 +162,7 @@ class CheckFlags:
     only_shell: bool
     max_file_size: str | None
     embedded: bool | None
+    shell: str | None
     jobs: int | None
     no_cache: bool
 
@@ -127,6 +176,7 @@ class CheckFlags:
             slow_mounts=tuple(self.slow_mounts),
             max_file_size=self._max_file_size(),
             embedded=self.embedded,
+            shell=self.shell,
         )
         try:
             overrides.validate()
@@ -136,6 +186,9 @@ class CheckFlags:
             raise Fatal(f"{printable(str(self.config_file))}: config file not found")
         if self.mounts is not None and not Path(self.mounts).is_file():
             raise Fatal(f"{printable(self.mounts)}: mount table not found")
+        if self.statistics and self.output_format is not None and self.output_format not in statistics.FORMATS:
+            choices = ", ".join(sorted(statistics.FORMATS))
+            raise Fatal(f"--statistics cannot be printed as {self.output_format} (it prints as {choices})")
         return overrides
 
     def _max_file_size(self) -> int | None | Unset:
@@ -145,6 +198,10 @@ class CheckFlags:
             return parse_size(self.max_file_size)
         except ValueError as error:
             raise Fatal(f"--max-file-size {self.max_file_size!r}: {error}") from None
+
+    def report_format(self, out: TextIO) -> str:
+        """--output-format, or by default full on a terminal and concise elsewhere (a pipe, a file)."""
+        return self.output_format or ("full" if is_terminal(out) else "concise")
 
     def run_options(self) -> RunOptions:
         return RunOptions(
@@ -156,25 +213,26 @@ class CheckFlags:
             stdin_filename=self.stdin_filename,
             mountinfo=self.mounts,
             verbose=self.verbose,
+            quiet=self.quiet,
             jobs=self.jobs or default_jobs(),
             cache=not self.no_cache,
             # On a terminal only; a diff or a fixed stdin goes to stdout as bytes, under no bar.
             progress=not self.quiet and not self.diff and sys.stderr.isatty(),
+            progress_colour=wants_colour(self.color, sys.stderr),
         )
 
 
-def _print_results(run: Run, flags: CheckFlags, stdin_fix: bool) -> None:
+def _print_results(run: Run, flags: CheckFlags, out: TextIO) -> None:
     """Findings in the chosen format; for people, the summary, fixes and notes after them."""
-    out = sys.stderr if stdin_fix or flags.diff else sys.stdout
-    output_format = flags.output_format or ("full" if sys.stdout.isatty() else "concise")
+    output_format = flags.report_format(out)
     options = RenderOptions(
         unsafe_fixes=run.unsafe_fixes,
         fix_mode=flags.fix and not flags.diff,
         show_fixes=flags.show_fixes,
-        color=None if out.isatty() else False,
+        color=wants_colour(flags.color, out),
     )
     if flags.statistics:
-        _echo(summary.statistics(run.reports, options), out)
+        statistics.FORMATS[output_format](run.reports, options, out)
     elif not flags.diff:
         FORMATS[output_format](run.reports, options, out)
     if output_format not in HUMAN_FORMATS or flags.quiet:
@@ -206,18 +264,37 @@ def _exit_code(run: Run, flags: CheckFlags) -> int:
     return EXIT_CLEAN if flags.exit_zero or not remaining else EXIT_FINDINGS
 
 
+RULE_FORMATS = ("text", "markdown")
+
+
 @cli.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="List every rule.")
-def rule(code: str | None, show_all: bool) -> None:
+@click.option(
+    "--output-format",
+    type=click.Choice(RULE_FORMATS),
+    default=None,
+    help="text: rendered for a terminal, long documents through $PAGER (a document's default on a terminal); markdown: as written (its default elsewhere).",
+)
+@click.option("--color", type=click.Choice(COLOR_CHOICES), default="auto", help="Colour the rendered text: auto, always, never.")
+def rule(code: str | None, show_all: bool, output_format: str | None, color: str) -> None:
     """Print a rule's document, or list all rules."""
-    if show_all or code is None:
-        click.echo(ruledocs.table())
+    out = sys.stdout
+    if show_all or code is None:  # the table reads the same everywhere: Markdown only when asked for
+        click.echo(rule_document.table_markdown() if output_format == "markdown" else ruledocs.table(), nl=output_format != "markdown")
         return
+    output_format = output_format or ("text" if is_terminal(out) else "markdown")
     found = registry.lookup(code)
     if found is None:
         raise Fatal(f"unknown rule {code!r} (see `pipelint rule --all`)")
-    click.echo(ruledocs.read(found))
+    text = rule_document.markdown(found)
+    if output_format == "markdown":
+        click.echo(text, nl=False)
+        return
+    size = shutil.get_terminal_size()
+    shown = rule_document.rendered(text, size.columns, wants_colour(color, out))
+    if not page(shown, out, size.lines):
+        out.write(shown)
 
 
 @cli.command()

@@ -25,9 +25,10 @@ REFRESH_EVERY = 0.1  # seconds: drawing on every file would cost more than small
 class FileProgress:
     """Files done out of total, and lines per second."""
 
-    def __init__(self, total: int, enabled: bool):
+    def __init__(self, total: int, enabled: bool, colour: bool = True):
         self.total = total
         self.enabled = enabled
+        self.colour = colour
         self.done = 0
         self.lines = 0
         self._started = time.monotonic()
@@ -55,7 +56,7 @@ class FileProgress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        console = Console(file=sys.stderr)
+        console = Console(file=sys.stderr, no_color=not self.colour)
         if not console.is_terminal:
             self.enabled = False
             return

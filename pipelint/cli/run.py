@@ -29,6 +29,7 @@ from pipelint.cli.discovery import is_lintable, walk_scripts
 from pipelint.cli.files import FileRead, InputError, ensure_size, ensure_text, read_limited, read_script
 from pipelint.engine.linter import FileReport, process
 from pipelint.output.common import printable
+from pipelint.shell.dialect import unlinted_shell
 from pipelint.output.diff import unified_diff
 from pipelint.cli.parallel import OrderedPool
 from pipelint.cli.progress import FileProgress
@@ -47,6 +48,18 @@ def warning_line(message: str) -> None:
     print(f"pipelint: warning: {message}", file=sys.stderr, flush=True)
 
 
+def note_line(message: str) -> None:
+    print(f"pipelint: note: {message}", file=sys.stderr, flush=True)
+
+
+def unlinted_note(name: str, shell: str) -> str:
+    """What is said of a script of a shell pipelint does not lint (`dialect.unlinted_shell`)."""
+    return (
+        f"{printable(name)}: not linted: a {shell} script (pipelint reads sh, bash, dash and ksh; "
+        "`--shell bash` reads it as bash)"
+    )
+
+
 @dataclass(frozen=True)
 class RunOptions:
     fix: bool = False  # compute fixes (--fix or --diff)
@@ -57,9 +70,11 @@ class RunOptions:
     stdin_filename: str | None = None
     mountinfo: str | None = None
     verbose: bool = False  # tracebacks of internal errors
+    quiet: bool = False  # no notes
     jobs: int = 1  # worker processes linting files (parallel.py); 1: this process
     cache: bool = False  # read and write the results cache (cache.py)
     progress: bool = False  # a progress bar on stderr for long runs (progress.py)
+    progress_colour: bool = True  # in colour (`--color`, `NO_COLOR`: terminal.py)
 
 
 @dataclass(frozen=True)
@@ -104,6 +119,10 @@ class Run:
     def error(self, message: str) -> None:
         error_line(message)
         self.errors += 1
+
+    def note(self, message: str) -> None:
+        if not self.options.quiet:
+            note_line(message)
 
     def warning(self, message: str) -> None:
         """Once per run: folders named together share their parents' .gitignore files."""
@@ -153,7 +172,7 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
     pending: list[_PendingWrite] = []
     # No more workers than files: one file is linted here, not pickled to a forked worker and back.
     jobs = min(options.jobs, max(1, len(targets)))
-    with OrderedPool(_lint_job, jobs) as pool, FileProgress(len(targets), options.progress) as progress:
+    with OrderedPool(_lint_job, jobs) as pool, FileProgress(len(targets), options.progress, options.progress_colour) as progress:
         slots = (_prepare(run, resolver, caches, target) for target in targets)
         for slot, outcome in pool.run(slots, lambda slot: slot.job, lambda job: len(job.source)):
             checked = _finish(run, resolver, caches, slot, outcome)
@@ -307,6 +326,7 @@ class _Slot:
     settings: Settings | ConfigError | None = None
     script: FileRead | None = None
     problem: str | None = None  # why the file could not be read
+    unlinted: str | None = None  # the shell of a script pipelint does not lint (zsh, fish, csh): skipped
     duplicate: bool = False  # named before (a link, a hard link): checked once
     cached: FileReport | None = None
     cache: Cache | None = None
@@ -334,6 +354,9 @@ def _prepare(run: Run, resolver: SettingsResolver, caches: Caches, target: Targe
         return slot
     if not run.first_read(script.status):  # two fixes of one file would collide: check it once
         slot.duplicate = True
+        return slot
+    slot.unlinted = _unlinted_shell(script.source, path, settings)
+    if slot.unlinted is not None:
         return slot
     slot.cache = caches.for_settings(settings)
     if slot.cache is not None:
@@ -363,6 +386,10 @@ def _finish(
         return None
     if slot.problem is not None:
         run.error(f"{printable(name)}: {slot.problem}")
+        return None
+    if slot.unlinted is not None:
+        run.note(unlinted_note(name, slot.unlinted))
+        run.skipped += 1
         return None
     if isinstance(outcome, _Failure):
         run.internal_error(f"on {printable(name)}", outcome.summary, outcome.details)
@@ -439,6 +466,12 @@ def _check_stdin(run: Run, resolver: SettingsResolver) -> None:
         run.error(f"{printable(name)}: {error}")
         _pass_through(source, None, run)
         return
+    shell = _unlinted_shell(source, Path(name) if options.stdin_filename else None, settings)
+    if shell is not None:
+        run.note(unlinted_note(name, shell))
+        run.skipped += 1
+        _pass_through(source, None, run)
+        return
     report = _lint(run, source, name, settings, settings_path)
     if report is None:
         _pass_through(source, None, run)
@@ -448,6 +481,13 @@ def _check_stdin(run: Run, resolver: SettingsResolver) -> None:
     if options.diff and report.fixed_source is not None:
         run.diffs += 1
         _print_diff(report)
+
+
+def _unlinted_shell(source: bytes, path: Path | None, settings: Settings) -> str | None:
+    """The shell of a script pipelint does not lint, unless `--shell` says what to read it as; hosts aside."""
+    if settings.shell is not None or (path is not None and hosts.kind_of(path) is not None and settings.embedded):
+        return None
+    return unlinted_shell(source, None if path is None else path.name)
 
 
 def _stdin_settings_path(stdin_filename: str | None) -> Path:

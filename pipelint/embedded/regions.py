@@ -44,6 +44,7 @@ class Quoting(Enum):
     # Copied as is, but the host cannot take an edit there: a folded YAML scalar (its
     # line breaks are not the script's), a step that may also run under PowerShell.
     READ_ONLY = "read-only"
+    INTERPOLATED = "interpolated"  # in a value Compose interpolates first: no `$`
 
     def holds(self, content: bytes) -> bool:
         if self is Quoting.ESCAPED or self is Quoting.READ_ONLY:
@@ -58,6 +59,8 @@ class Quoting(Enum):
             return not any(ch in content for ch in b'$`"\\')
         if self is Quoting.HEREDOC:
             return not any(ch in content for ch in b"$`\\")
+        if self is Quoting.INTERPOLATED:
+            return b"$" not in content
         return all(ch in _BARE for ch in content)
 
 
@@ -71,6 +74,7 @@ _WHERE = {
     Quoting.UNQUOTED: "an unquoted word",
     Quoting.ESCAPED: "an escape",
     Quoting.READ_ONLY: "text the host cannot take an edit in (a folded YAML block, a step that may run under PowerShell)",
+    Quoting.INTERPOLATED: "a Compose value, where Compose would read a `$` as its own variable",
 }
 
 # Bytes a bare shell word may hold without quoting (no blanks, no metacharacters).

@@ -150,6 +150,7 @@ def check(
     tree: Tree | None = None,
     only: Only | None = None,
     variables: Callable[[Node], VariableFacts] | None = None,
+    report_unused: bool = True,
 ) -> CheckResult:
     """Lint one script with the given rule instances.
 
@@ -158,8 +159,11 @@ def check(
     tree: tree-sitter's parse of source, when the caller has it (the language server's incremental one).
     only: lint only these parts of the script (`Only`); None: all of it.
     variables: how the script facts find the variable facts (`facts.ScriptFacts`); None: by their query.
+    report_unused: report the directives that disabled nothing (PL900) here; False when the caller lints
+    the scripts inside this one, which the directives may cover, and reports them after (linter.py).
     """
-    dialect = region.dialect if region is not None else detect(source, path)
+    forced = settings.forced_dialect if settings is not None else None
+    dialect = region.dialect if region is not None else detect(source, path, forced)
     parsed = _parse(source, dialect, tree)
     rules = list(rules)
     found = candidates.find(candidates.plan(rules), parsed.root)
@@ -172,7 +176,7 @@ def check(
     still_broken = syntax.error_ranges(parsed.root)
     result.error_count = parsed.error_count
     if directives.may_hold_directives(source):
-        result.suppressions = suppression.collect(directives.placed(comments, len(source)))
+        result.suppressions = suppression.collect(directives.placed(comments, source))
     loops_only = settings.loops_only if settings is not None else frozenset()
     quirks = HereDocumentSubstitutions(source, parsed.root)
     suppressed = suppression.Coverage(result.suppressions)
@@ -184,6 +188,9 @@ def check(
         if suppressed.covers(finding.code, finding.start):
             continue
         result.findings.append(_guard_fix(finding, parsed, source, dialect, quirks))
+    if report_unused and only is None:
+        result.findings += suppression.report_unused(result.suppressions, rules, source, result.parse_failures)
+        result.findings.sort(key=lambda finding: (finding.start, finding.code))
     depth = 0 if region is None else region.depth
     remote = SHELLS[settings.remote_shell].dialect if settings is not None else Dialect.SH
     seen = partial(exit_status.command_status_observed, facts=context.facts)

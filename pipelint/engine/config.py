@@ -10,15 +10,17 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 
-from pipelint.engine import registry
+from pipelint.engine import registry, shellcheckrc
 from pipelint.engine.patterns import compile_patterns
 from pipelint.rule import Rule
+from pipelint.shell.dialect import LINTED_SHELLS, SHELLS, Dialect
 
 CONFIG_FILES = (".pipelint.toml", "pyproject.toml")  # the first found in a folder wins
 
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "slow-mounts")
 _KNOWN_KEYS = frozenset(_LIST_KEYS) | {
-    "per-file-ignores", "unsafe-fixes", "max-file-size", "embedded", "remote-shell", "cache-dir"
+    "per-file-ignores", "unsafe-fixes", "max-file-size", "embedded", "remote-shell", "cache-dir", "shell",
+    "respect-shellcheckrc",
 }  # fmt: skip
 
 # What `remote-shell` may name: the dialect of the scripts ssh and `su -c` run.
@@ -53,12 +55,22 @@ class Settings:
     # Dockerfiles and CI files; `embedded = false` / --no-embedded: scripts only.
     embedded: bool = True
     remote_shell: str = "sh"  # the shell of the scripts `ssh host '…'` and `su -c '…'` run
+    # The shell of every script (`--shell`, `shell =`), over its directive, shebang and name; None: detected.
+    shell: str | None = None
+    # Turn off the rules whose ShellCheck codes the script's `.shellcheckrc` disables (shellcheckrc.py).
+    respect_shellcheckrc: bool = True
+    shellcheck_disabled: tuple[str, ...] = ()  # those rules' codes, for the folder these settings are for
     cache_dir: Path | None = None  # where `pipelint check` keeps results (cache.py); None: ./.pipelint_cache
     root: Path = field(default_factory=Path.cwd)  # folder patterns are relative to
     source: Path | None = None  # the config file these came from
 
+    @property
+    def forced_dialect(self) -> Dialect | None:
+        """The dialect `shell` names, which every script is read in; None: each script's own (`dialect.detect`)."""
+        return None if self.shell is None else SHELLS[self.shell].dialect
+
     def enabled_rules(self, path: Path | None = None) -> list[type[Rule]]:
-        codes = _selected_codes(self.select, self.extend_select, self.ignore).codes
+        codes = _selected_codes(self.select, self.extend_select, self.ignore).codes - set(self.shellcheck_disabled)
         if path is not None and self.per_file_ignores:  # resolving the path costs a few lstat calls
             codes -= self._ignored_for(path)
         return [rule for rule in registry.RULES if rule.code in codes]
@@ -239,6 +251,7 @@ def read_afresh() -> None:
     """
     load.cache_clear()
     _real_folder.cache_clear()
+    shellcheckrc.read_afresh()
 
 
 @functools.lru_cache(maxsize=64)
@@ -255,6 +268,12 @@ def load(config_file: Path) -> Settings:
         prefix = "tool.pipelint."
     else:
         table, prefix = data, ""
+        if isinstance(data.get("tool"), dict) and "pipelint" in data["tool"]:
+            # ruff refuses `[tool.ruff]` in ruff.toml too ("unknown field `tool`"): one spelling per file.
+            raise ConfigError(
+                f"{config_file}: [tool.pipelint] is pyproject.toml's table; in {config_file.name} write its keys "
+                "at the top, without the table header (`select = [...]`)"
+            )
     return from_table(table, config_file, prefix)
 
 
@@ -283,7 +302,7 @@ def from_table(table: dict, config_file: Path, prefix: str = "") -> Settings:
                 registry.resolve(selector)
             except registry.UnknownSelector as error:
                 raise fail(key, str(error)) from None
-    for key in ("unsafe-fixes", "embedded"):
+    for key in ("unsafe-fixes", "embedded", "respect-shellcheckrc"):
         if key in table:
             if not isinstance(table[key], bool):
                 raise fail(key, "must be true or false")
@@ -292,6 +311,10 @@ def from_table(table: dict, config_file: Path, prefix: str = "") -> Settings:
         if table["remote-shell"] not in REMOTE_SHELLS:
             raise fail("remote-shell", f"must be one of {', '.join(map(repr, REMOTE_SHELLS))}")
         values["remote_shell"] = table["remote-shell"]
+    if "shell" in table:
+        if table["shell"] not in LINTED_SHELLS:
+            raise fail("shell", f"must be one of {', '.join(map(repr, LINTED_SHELLS))}")
+        values["shell"] = table["shell"]
     if "cache-dir" in table:
         if not isinstance(table["cache-dir"], str) or not table["cache-dir"]:
             raise fail("cache-dir", "must be a folder name")
@@ -345,6 +368,7 @@ class Overrides:
     slow_mounts: tuple[str, ...] = ()
     max_file_size: int | None | Unset = UNSET  # UNSET: as configured; None: no limit
     embedded: bool | None = None  # None: as configured
+    shell: str | None = None  # None: as configured
 
     def validate(self) -> None:
         for selector in (*(self.select or ()), *self.ignore, *self.extend_select):
@@ -367,6 +391,8 @@ class Overrides:
             changes["max_file_size"] = self.max_file_size
         if self.embedded is not None:
             changes["embedded"] = self.embedded
+        if self.shell is not None:
+            changes["shell"] = self.shell
         return replace(settings, **changes)
 
 
@@ -390,8 +416,13 @@ class SettingsResolver:
         return settings
 
     def for_path(self, path: Path) -> Settings:
-        config_file = self.config_file or find_config_file(path if _is_dir(path) else path.parent, self._known)
+        folder = path if _is_dir(path) else path.parent
+        config_file = self.config_file or find_config_file(folder, self._known)
         if config_file not in self._settings:
             base = load(config_file) if config_file else Settings()
             self._settings[config_file] = self.overrides.apply(base)
-        return self._settings[config_file]
+        settings = self._settings[config_file]
+        if not settings.respect_shellcheckrc:
+            return settings
+        disabled = shellcheckrc.disabled_rules(_realpath(os.fspath(folder)))
+        return replace(settings, shellcheck_disabled=disabled) if disabled else settings

@@ -22,7 +22,7 @@ from pipelint.engine.fixer import accept_all, fix_source
 from pipelint.shell.parse_guards import Note
 from pipelint.shell.positions import LineIndex
 from pipelint.embedded.regions import Region
-from pipelint.engine.suppression import Coverage, Suppression, collect
+from pipelint.engine.suppression import Coverage, Suppression, collect, report_unused
 
 if TYPE_CHECKING:
     from pipelint.facts.script import VariableFacts
@@ -77,20 +77,31 @@ def lint(
     name = str(path) if path else None
 
     def check_region(region: Region) -> checker.CheckResult:
-        return checker.check(region.text, [rule() for rule in rules], name, settings, mountinfo, region=region)
+        return checker.check(
+            region.text, [rule() for rule in rules], name, settings, mountinfo, region=region, report_unused=False
+        )
+
+    def idle_directives(linted: checker.CheckResult, suppressions: list[Suppression] | None = None) -> list[Finding]:
+        """PL900's findings on a script (or host) whose every finding, inner scripts' included, was looked up."""
+        chosen = linted.suppressions if suppressions is None else suppressions
+        return report_unused(chosen, rules, linted.source, linted.parse_failures)
 
     if host is not None:
         scan = host.scan(source)
         result = checker.CheckResult(source, Dialect.SH, parse_failures=list(scan.failures), error_count=len(scan.failures))
-        _lint_regions(result, scan.regions, [Coverage(collect(scan.directives))], check_region)
-        result.findings = hosts.reported_once(result.findings, scan.regions)
+        host_directives = collect(scan.directives)
+        _lint_regions(result, scan.regions, [Coverage(host_directives)], check_region, idle_directives)
+        result.findings = hosts.reported_once(result.findings, scan.regions) + idle_directives(result, host_directives)
     else:
         result = checker.check(
-            source, [rule() for rule in rules], name, settings, mountinfo, tree=tree, only=only, variables=variables
-        )
+            source, [rule() for rule in rules], name, settings, mountinfo, tree=tree, only=only, variables=variables,
+            report_unused=not settings.embedded,
+        )  # fmt: skip
         if not settings.embedded:
             return result
-        _lint_regions(result, result.regions, [Coverage(result.suppressions)], check_region)
+        _lint_regions(result, result.regions, [Coverage(result.suppressions)], check_region, idle_directives)
+        if only is None:  # a provisional lint saw part of the findings only
+            result.findings += idle_directives(result)
     result.findings.sort(key=lambda finding: (finding.start, finding.code))
     return result
 
@@ -100,11 +111,13 @@ def _lint_regions(
     found: list[Region],
     suppressed: list[Coverage],
     check: Callable[[Region], checker.CheckResult],
+    idle_directives: Callable[[checker.CheckResult], list[Finding]],
     parent: Region | None = None,
 ) -> None:
     """Lint each region found in parent's text (or the script's) and add what it finds to host, mapped back.
 
     suppressed: the host's directives, then those of each script the regions lie in (in the host's bytes).
+    idle_directives: PL900's findings on a region's script, asked once the scripts inside it are linted too.
     """
     for region in found:
         region = replace(region, depth=1) if parent is None else region.inside(parent)
@@ -114,16 +127,16 @@ def _lint_regions(
         host.crashes.extend(inner.crashes)
         if region.reports_parse_failures:
             host.parse_failures.extend(ParseFailure(*region.outer_span(f.start, f.end)) for f in inner.parse_failures)
-        for finding in inner.findings:
+        # Directives inside the inner script cover what is nested deeper too.
+        if inner.suppressions and inner.regions:
+            directives = Coverage(s.moved(*region.outer_span(s.start, s.end)) for s in inner.suppressions)
+            _lint_regions(host, inner.regions, [*suppressed, directives], check, idle_directives, region)
+        else:
+            _lint_regions(host, inner.regions, suppressed, check, idle_directives, region)
+        for finding in inner.findings + idle_directives(inner):
             mapped = map_finding(finding, region)
             if not any(coverage.covers(mapped.code, mapped.start) for coverage in suppressed):
                 host.findings.append(mapped)
-        # Directives inside the inner script cover what is nested deeper too.
-        if inner.suppressions and inner.regions:
-            directives = Coverage(Suppression(s.codes, *region.outer_span(s.start, s.end)) for s in inner.suppressions)
-            _lint_regions(host, inner.regions, [*suppressed, directives], check, region)
-        else:
-            _lint_regions(host, inner.regions, suppressed, check, region)
 
 
 def _inner_notes(inner: checker.CheckResult, region: Region, host_source: bytes) -> list[Note]:

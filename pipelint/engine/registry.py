@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pipelint.rule import Rule
+from pipelint.shell.directives import shellcheck_range
 from pipelint.rules.pl001_useless_cat import UselessCatRule
 from pipelint.rules.pl002_useless_cat_heredoc import UselessCatHeredocRule
 from pipelint.rules.pl003_pass_through_cat import PassThroughCatRule
@@ -23,6 +24,7 @@ from pipelint.rules.pl503_echo_pipe import EchoPipeRule
 from pipelint.rules.pl505_double_sort import DoubleSortRule
 from pipelint.rules.pl601_prefer_splicecat_concat import PreferSplicecatConcatRule
 from pipelint.rules.pl602_prefer_splicecat_tee import PreferSplicecatTeeRule
+from pipelint.rules.pl900_unused_directive import UnusedDirectiveRule
 
 RULES: tuple[type[Rule], ...] = (
     UselessCatRule,  # PL001 useless-cat
@@ -45,6 +47,7 @@ RULES: tuple[type[Rule], ...] = (
     DoubleSortRule,  # PL505 double-sort
     PreferSplicecatConcatRule,  # PL601 prefer-splicecat-concat
     PreferSplicecatTeeRule,  # PL602 prefer-splicecat-tee
+    UnusedDirectiveRule,  # PL900 unused-directive
 )
 
 BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in RULES}
@@ -74,4 +77,11 @@ def resolve(selector: str) -> list[type[Rule]]:
 
 
 def rule_for_shellcheck(code: str) -> list[type[Rule]]:
-    return [rule for rule in RULES if code.upper() in rule.shellcheck_codes]
+    """The rules a ShellCheck code silences: `SC2002`, `2002`, a range `SC2000-SC2999`, `all` (as ShellCheck reads them)."""
+    span = shellcheck_range(code)
+    return [] if span is None else rules_for_shellcheck_range(*span)
+
+
+def rules_for_shellcheck_range(low: int, high: int) -> list[type[Rule]]:
+    """The rules that answer to a ShellCheck code in [low, high) (`Rule.shellcheck_codes`)."""
+    return [rule for rule in RULES if any(low <= int(code[2:]) < high for code in rule.shellcheck_codes)]

@@ -1,8 +1,10 @@
 """Where `# pipelint: disable=CODE` goes so that it silences one finding's command.
 
-`suppression.py` decides what a directive covers: a comment covers the
-statement that follows it among its siblings (the whole file when that is the
-file's first command).  So the directive goes on its own line right before the
+`shell/directives.py` decides what a directive covers: a comment on a line
+of its own covers the statement that follows it among its siblings (the
+whole file when that is the file's first command); one at the end of a line
+covers that line only, so it is never merged into.  So the directive goes on
+its own line right before the
 innermost *statement* holding the finding — a child of the program, a `{ … }`
 or `( … )` body, a `do … done` group, an if/elif/else body or a case item —
 with that statement's indentation.  A statement that shares its line with
@@ -108,15 +110,10 @@ def _starts_its_line(source: bytes, node: Node) -> bool:
     return not previous.endswith(b"\\")  # not the tail of a continued line
 
 
-def _alone_on_its_line(source: bytes, comment: Node) -> bool:
-    start = _line_start(source, comment.start_byte)
-    return not source[start : comment.start_byte].strip(b" \t")
-
-
 def _merge_into_existing(source: bytes, statement: Node, code: str) -> Edit | None:
     """Add the code to a `# pipelint: disable=` comment in the run of comments right above."""
     comment = statement.prev_named_sibling
-    while comment is not None and comment.type == "comment" and _alone_on_its_line(source, comment):
+    while comment is not None and comment.type == "comment" and not directives.trails_code(source, comment):
         text = source[comment.start_byte : comment.end_byte]
         match = directives.PIPELINT_DIRECTIVE.search(text)
         if match:
@@ -155,7 +152,7 @@ def _verify(source: bytes, tree: Tree, edit: Edit, code: str, offset: int) -> Di
     comment = root.descendant_for_byte_range(written, written)
     if comment is None or comment.type != "comment":
         return None  # the text landed in a here-document, a string, …
-    for covered in suppression.collect(directives.placed([comment], len(edited))):
+    for covered in suppression.collect(directives.placed([comment], edited)):
         if covered.covers(code, moved):
             return DisableEdit(edit, file_wide=covered.start == 0 and covered.end == len(edited))
     return None

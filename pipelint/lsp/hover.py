@@ -8,8 +8,6 @@ inside a string or a here-document is left alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from lsprotocol import types
 
 from pipelint.engine import registry, ruledocs
@@ -17,26 +15,7 @@ from pipelint.lsp.documents import DocumentText
 from pipelint.lsp.ranges import to_offset, to_range
 from pipelint.shell.positions import Encoding
 from pipelint.rule import Rule
-from pipelint.engine.suppression import directive_codes
-from pipelint.shell.directives import ALL, PIPELINT_DIRECTIVE, SHELLCHECK_DIRECTIVE
-
-def _tokens(comment: bytes) -> Iterator[tuple[int, int, bytes, bool]]:
-    """(start, end, token, from_shellcheck) for each code a directive names.
-
-    Split as `suppression.directive_codes` splits: at commas, spaces dropped,
-    so what the hover shows is what the engine will honour.
-    """
-    for pattern, shellcheck in ((PIPELINT_DIRECTIVE, False), (SHELLCHECK_DIRECTIVE, True)):
-        match = pattern.search(comment)
-        if not match:
-            continue
-        cursor = match.start(1)
-        for piece in match.group(1).split(b","):
-            stripped = piece.strip(b" ")
-            start = cursor + (len(piece) - len(piece.lstrip(b" ")))
-            if stripped:
-                yield start, start + len(stripped), stripped.replace(b" ", b""), shellcheck
-            cursor += len(piece) + 1
+from pipelint.shell.directives import ALL, SHELLCHECK, tokens
 
 
 def _rules_for(token: str, shellcheck: bool) -> list[type[Rule]]:
@@ -77,11 +56,10 @@ def hover(document: DocumentText, position: types.Position, encoding: Encoding, 
     if comment is None:
         return None
     text = document.source[comment.start_byte : comment.end_byte]
-    if directive_codes(text) is None:
-        return None
-    for start, end, raw, shellcheck in _tokens(text):
+    for written in tokens(text) or ():
+        start, end, shellcheck = written.start, written.end, written.tool == SHELLCHECK
         if comment.start_byte + start <= offset <= comment.start_byte + end:
-            token = raw.decode("ascii", "replace")
+            token = written.text
             if shellcheck and token.lower() != ALL and not _rules_for(token, shellcheck):
                 return None  # a ShellCheck code pipelint has nothing to say about
             value = _markdown(token, shellcheck, _rules_for(token, shellcheck))

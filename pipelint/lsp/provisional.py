@@ -42,7 +42,8 @@ checked here (when in doubt: no provisional result, the exact lint only):
   `_same_facts`); texts some rules look for anywhere (`trap`, `alias`,
   `PIPESTATUS`) must be there in both or neither;
 - suppression directives: none in the touched text (a directive before the
-  first command covers the file);
+  first command covers the file); none anywhere when PL900 (unused-directive)
+  runs, whose findings on a directive depend on every statement it covers;
 - the shebang and the dialect: the first line unchanged, the same dialect;
 - the statement before the touched ones, whose findings may depend on the
   next statement (`$?` read next, the script's last status): linted again,
@@ -92,6 +93,8 @@ EVERYWHERE = frozenset(rule.code for rule in registry.RULES if rule.reads_other_
 
 # Directives (suppression, dialect): a directive before the first command covers the file.
 _DIRECTIVES = (b"pipelint", b"shellcheck")
+# The rule whose findings on a directive depend on the findings of every statement the directive covers.
+UNUSED_DIRECTIVES = next(rule.code for rule in registry.RULES if rule.uses("check_directive"))
 _HEREDOC = re.compile(rb"(?<!<)<<(?!<)")
 
 # Commands whose effect reaches other statements: what the script facts read (options, traps, aliases,
@@ -395,6 +398,10 @@ def lint_moved(base: Base, source: bytes, tree: Tree, settings: Settings, path: 
     if linter.host_kind(settings, path) is not None:
         raise Skipped("not a script")
     old = base.source
+    if UNUSED_DIRECTIVES in {rule.code for rule in settings.enabled_rules(path)} and any(
+        directive in text for text in (old, source) for directive in _DIRECTIVES
+    ):
+        raise Skipped("PL900 runs: whether a directive disables something depends on every statement it covers")
     edit = edit_between(old, source)
     if edit is None:
         raise Skipped("no change")

@@ -48,11 +48,17 @@ def span(report: FileReport, start: int, end: int, encoding: Encoding = Encoding
 
 
 def rule_url(finding: Finding) -> str:
-    return RULES_URL.format(code=finding.code, name=finding.name)
+    return page_url(finding.code, finding.name)
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
+def page_url(code: str, name: str) -> str:
+    """The web page of a rule's document."""
+    return RULES_URL.format(code=code, name=name)
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """`1 problem`, `2 problems`; many: the plural where it is not word + s (`unsafe fixes`)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
 
 
 # Fixes and advice.
@@ -71,14 +77,20 @@ def marker(finding: Finding, options: RenderOptions) -> str:
 
 # Advice is applied by a person, like a display-only fix: both say so alike.
 BY_HAND = " (apply by hand)"
+# An unsafe fix the run does not apply: how to apply it, in every format alike.
+UNSAFE_NOT_ENABLED = " (unsafe fix: apply with --unsafe-fixes)"
+UNSAFE_ENABLED = " (unsafe fix)"
 
 
-def fix_label(finding: Finding) -> str:
-    """" (unsafe fix)", " (apply by hand)" or "", where a line has room for a word or two (`full`)."""
+def fix_label(finding: Finding, options: RenderOptions) -> str:
+    """How the fix gets applied, where it is not by `--fix` alone: unsafe (and whether this run applies
+    such fixes), or by hand; "" for a safe fix."""
     fix = finding.fix
     if fix is None or fix.applicability is Applicability.SAFE:
         return ""
-    return " (unsafe fix)" if fix.applicability is Applicability.UNSAFE else BY_HAND
+    if fix.applicability is Applicability.UNSAFE:
+        return UNSAFE_ENABLED if options.unsafe_fixes else UNSAFE_NOT_ENABLED
+    return BY_HAND
 
 
 def fix_hint(finding: Finding, options: RenderOptions) -> str | None:
@@ -87,15 +99,21 @@ def fix_hint(finding: Finding, options: RenderOptions) -> str | None:
     if fix is None:
         return None
     if is_fixable(finding, options.unsafe_fixes):
-        return f"[*] {fix.title} (pipelint check --fix)"
-    if fix.applicability is Applicability.UNSAFE:
-        return f"help: {fix.title} (unsafe fix: pipelint check --fix --unsafe-fixes)"
-    return f"help: {fix.title}{BY_HAND}"
+        return f"[*] {fix.title} (pipelint check --fix{' --unsafe-fixes' if fix.applicability is Applicability.UNSAFE else ''})"
+    return f"help: {fix.title}{fix_label(finding, options)}"
 
 
 def advice_hint(finding: Finding) -> str | None:
-    """`Finding.help`, advice that is not a fix, as one line."""
-    return f"help: {finding.help}{BY_HAND}" if finding.help else None
+    """`Finding.help` as one line: advice to apply by hand, or, beside an unsafe fix, why it is unsafe."""
+    if not finding.help:
+        return None
+    return f"help: {finding.help}{help_label(finding)}"
+
+
+def help_label(finding: Finding) -> str:
+    """" (apply by hand)" after advice; nothing after the reason an unsafe fix gives (rules word it so)."""
+    fix = finding.fix
+    return "" if fix is not None and fix.applicability is Applicability.UNSAFE else BY_HAND
 
 
 def fix_counts(reports: list[FileReport], unsafe_fixes: bool) -> tuple[int, int]:

@@ -10,11 +10,11 @@ from rich.text import Text
 from pipelint.finding import Finding
 from pipelint.engine.linter import FileReport
 from pipelint.output.common import (
-    BY_HAND,
     PARSE_FAILURE_KIND,
     PARSE_FAILURE_TEXT,
     RenderOptions,
     fix_label,
+    help_label,
     marker,
     one_line,
     printable,
@@ -58,20 +58,23 @@ def _header(report: FileReport, start: int, end: int, label: str, style: str, te
     return header
 
 
-def _help_lines(finding: Finding) -> list[Text]:
+def _help_lines(finding: Finding, options: RenderOptions) -> list[Text]:
+    """The fix and how it is applied; then `help` (advice to apply by hand, or why the fix is unsafe)."""
     lines = []
     if finding.fix is not None:
         line = Text("  = help: ", style="bold cyan")
         line.append(one_line(finding.fix.title))
-        line.append(fix_label(finding), style="dim")
+        line.append(fix_label(finding, options), style="dim")
         lines.append(line)
     if finding.help:
-        lines.append(Text("  = help: ", style="bold cyan") + Text(one_line(finding.help)) + Text(BY_HAND, style="dim"))
+        lines.append(Text("  = help: ", style="bold cyan") + Text(one_line(finding.help)) + Text(help_label(finding), style="dim"))
     return lines
 
 
 def render(reports: list, options: RenderOptions, out: TextIO) -> None:
-    console = Console(file=out, highlight=False, soft_wrap=True, force_terminal=options.color, no_color=options.color is False)
+    # Colour is the command line's decision (`cli/terminal.py`), not rich's reading of the environment.
+    colour = options.color if options.color is not None else out.isatty()
+    console = Console(file=out, highlight=False, soft_wrap=True, force_terminal=colour, no_color=not colour)
     for report in reports:
         blocks = []
         for finding in report.findings:
@@ -79,7 +82,7 @@ def render(reports: list, options: RenderOptions, out: TextIO) -> None:
             text = f"{marker(finding, options)}{finding.name}: {finding.message}"
             lines = [_header(report, finding.start, finding.end, finding.code, style, text)]
             lines += _excerpt(report, finding.start, finding.end, finding.code, style)
-            blocks.append((finding.start, lines + _help_lines(finding)))
+            blocks.append((finding.start, lines + _help_lines(finding, options)))
         for failure in report.parse_failures:
             style = _SEVERITY_STYLE["error"]
             lines = [_header(report, failure.start, failure.end, PARSE_FAILURE_KIND, style, PARSE_FAILURE_TEXT)]

@@ -1,4 +1,4 @@
-"""What the formats for people print after the findings: the summary line, statistics, fixes, notes.
+"""What the formats for people print after the findings: the summary line, fixes, notes.
 
 The summary line and the exit status are decided from the same counts, so
 they cannot disagree: "All checks passed!" only when there is nothing to
@@ -12,11 +12,9 @@ from collections import Counter
 
 from pipelint.engine.linter import FileReport
 from pipelint.output.common import (
-    PARSE_FAILURE_KIND,
     PARSE_FAILURE_TEXT,
     RenderOptions,
     fix_counts,
-    is_fixable,
     parse_failures,
     plural,
     printable,
@@ -45,28 +43,21 @@ def summary(reports: list[FileReport], options: RenderOptions, errors: int = 0) 
 
 
 def _fix_footer(reports: list[FileReport], options: RenderOptions) -> str:
+    """What more fixing could do, in ruff 0.17's words.
+
+    After `--fix`, a fix still marked `[*]` is one the fixer would not write
+    (the file would no longer parse, or no longer be the same Dockerfile or
+    workflow): saying "fixable with `--fix`" there would be wrong.
+    """
     fixable, hidden_unsafe = fix_counts(reports, options.unsafe_fixes)
+    unsafe = f"{plural(hidden_unsafe, 'unsafe fix', 'unsafe fixes')} available with `--fix --unsafe-fixes`"
+    if fixable and options.fix_mode:
+        left = f"[*] {plural(fixable, 'fixable finding')} left: pipelint could not apply their fixes safely."
+        return "\n" + left + (f"\n{unsafe}." if hidden_unsafe else "")
     if fixable:
-        more = f" ({hidden_unsafe} more with `--unsafe-fixes`)" if hidden_unsafe else ""
+        more = f" ({unsafe})" if hidden_unsafe else ""
         return f"\n[*] {fixable} fixable with the `--fix` option{more}."
-    if hidden_unsafe:
-        fixes = "fix" if hidden_unsafe == 1 else "fixes"
-        return f"\nNo fixes available ({hidden_unsafe} hidden {fixes} can be enabled with the `--unsafe-fixes` option)."
-    return ""
-
-
-def statistics(reports: list[FileReport], options: RenderOptions) -> list[str]:
-    """`--statistics`: findings counted per rule, most frequent first; parse errors last."""
-    counts = Counter((f.code, f.name) for r in reports for f in r.findings)
-    fixable = {f.code for r in reports for f in r.findings if is_fixable(f, options.unsafe_fixes)}
-    lines = []
-    for (code, name), count in counts.most_common():
-        mark = "[*]" if code in fixable else "   "
-        lines.append(f"{count:>5}  {code}  {mark} {name}")
-    failures = len(parse_failures(reports))
-    if failures:
-        lines.append(f"{failures:>5}  {'':5}      {PARSE_FAILURE_KIND}")
-    return lines
+    return f"\n{unsafe}." if hidden_unsafe else ""
 
 
 def fixes_applied(reports: list[FileReport]) -> list[str]:

@@ -38,32 +38,41 @@ class Dialect(Enum):
 
 @dataclass(frozen=True)
 class KnownShell:
-    dialect: Dialect
+    # None: a shell whose language is not sh's (zsh, fish, csh): pipelint does not lint its scripts,
+    # and says so once for a script named on the command line (`unlinted_shell`).
+    dialect: Dialect | None
     discovered: bool = True  # `pipelint check DIR` and editors pick scripts for it
     program: bool = True  # a program `NAME -c TEXT` runs (not ShellCheck's `shell=posix`, nor busybox's applet host)
+    extensions: tuple[str, ...] = ()  # file names that say a script is for it
 
+
+_NOT_SH = {"discovered": False, "program": False}
 
 # Every shell pipelint knows, by the name a shebang or a `shell=` directive gives.
 SHELLS = {
-    "sh": KnownShell(Dialect.SH),
-    "dash": KnownShell(Dialect.SH),
+    "sh": KnownShell(Dialect.SH, extensions=(".sh",)),
+    "dash": KnownShell(Dialect.SH, extensions=(".dash",)),
     "ash": KnownShell(Dialect.SH),
     "busybox": KnownShell(Dialect.SH, program=False),  # ShellCheck's `shell=busybox`; `#!/bin/busybox sh` is sh
     "posix": KnownShell(Dialect.SH, program=False),  # a `shell=posix` directive
-    "bash": KnownShell(Dialect.BASH),
-    "ksh": KnownShell(Dialect.KSH),
+    "bash": KnownShell(Dialect.BASH, extensions=(".bash",)),
+    "ksh": KnownShell(Dialect.KSH, extensions=(".ksh",)),
     "mksh": KnownShell(Dialect.KSH),
     "ksh93": KnownShell(Dialect.KSH),
-    # ShellCheck does not lint zsh and tree-sitter-bash does not parse its own
-    # syntax, so folder walks and editors leave zsh scripts alone. A zsh script
-    # named explicitly (pre-commit's `types: [shell]` passes *.zsh) is still
-    # linted; fixes may then use what zsh shares with bash: here-strings, `|&`.
-    "zsh": KnownShell(Dialect.BASH, discovered=False),
+    # ShellCheck does not lint these (SC1071) and tree-sitter-bash does not parse
+    # their own syntax (zsh's `${(U)x}`, fish's `set -l`, csh's `setenv`): their
+    # scripts are never linted as sh. `--shell` (or `shell =`) lints one anyway.
+    "zsh": KnownShell(None, **_NOT_SH, extensions=(".zsh",)),
+    "fish": KnownShell(None, **_NOT_SH, extensions=(".fish",)),
+    "csh": KnownShell(None, **_NOT_SH, extensions=(".csh",)),
+    "tcsh": KnownShell(None, **_NOT_SH, extensions=(".tcsh",)),
 }
 # The shells pipelint reads the `-c TEXT` and stdin scripts of, by program name.
 SHELL_PROGRAMS = tuple(name.encode() for name, shell in SHELLS.items() if shell.discovered and shell.program)
-EXTENSIONS = {".sh": Dialect.SH, ".bash": Dialect.BASH, ".ksh": Dialect.KSH, ".dash": Dialect.SH}
+EXTENSIONS = {ext: shell.dialect for shell in SHELLS.values() if shell.dialect is not None for ext in shell.extensions}
 _SCRIPT_SUFFIXES = tuple(EXTENSIONS)
+# What `--shell` and the `shell` setting may name: the shells whose scripts pipelint lints.
+LINTED_SHELLS = tuple(name for name, shell in SHELLS.items() if shell.dialect is not None)
 
 # Interpreters whose scripts are discovered, and the languageId values editors
 # send for them: VS Code "shellscript", Neovim/Emacs the filetype ("sh", "bash"), Helix "bash".
@@ -95,25 +104,39 @@ def shebang_dialect(source: bytes) -> Dialect | None:
     return None if shell is None else shell.dialect
 
 
-def detect(source: bytes, path: str | None) -> Dialect:
-    """Directive, then shebang, then extension; POSIX sh when nothing says more.
+def script_shell(source: bytes, path: str | None) -> str | None:
+    """The shell a script says it is for (a name of SHELLS): its `shell=` directive, else its `#!` line, else
+    its file name's extension; None when none of them names a shell pipelint knows."""
+    directive = SHELL_DIRECTIVE.search(source[:4096])
+    if directive:
+        named = directive.group(1).decode("ascii").lower()
+        if named in SHELLS:
+            return named
+    from_shebang = shebang_shell(source)
+    if from_shebang in SHELLS:
+        return from_shebang
+    if path:
+        for name, shell in SHELLS.items():
+            if shell.extensions and path.endswith(shell.extensions):
+                return name
+    return None
+
+
+def detect(source: bytes, path: str | None, forced: Dialect | None = None) -> Dialect:
+    """forced (`--shell`), else the directive, then the shebang, then the extension; POSIX sh when nothing says more.
 
     Defaulting to sh is the cautious choice: a fix that is valid sh is valid bash.
     """
-    head = source[:4096]
-    directive = SHELL_DIRECTIVE.search(head)
-    if directive:
-        shell = SHELLS.get(directive.group(1).decode("ascii").lower())
-        if shell is not None:
-            return shell.dialect
-    from_shebang = shebang_dialect(source)
-    if from_shebang is not None:
-        return from_shebang
-    if path:
-        for extension, dialect in EXTENSIONS.items():
-            if path.endswith(extension):
-                return dialect
-    return Dialect.SH
+    if forced is not None:
+        return forced
+    shell = SHELLS.get(script_shell(source, path) or "")
+    return shell.dialect if shell is not None and shell.dialect is not None else Dialect.SH
+
+
+def unlinted_shell(source: bytes, path: str | None) -> str | None:
+    """The shell a script says it is for, when pipelint does not lint that shell's scripts (zsh, fish, csh)."""
+    name = script_shell(source, path)
+    return name if name is not None and SHELLS[name].dialect is None else None
 
 
 # Text that may start a bashism; a fix whose new text holds none adds none.
@@ -176,7 +199,7 @@ def is_shell_script(path: Path) -> bool:
 
 
 def has_script_extension(name: str) -> bool:
-    """`x.sh`, `x.bash`, `x.ksh`, `x.dash`: a script by its name alone."""
+    """`x.sh`, `x.bash`, `x.ksh`, `x.dash`: a script pipelint lints, by its name alone."""
     return name.endswith(_SCRIPT_SUFFIXES)
 
 

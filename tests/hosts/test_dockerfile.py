@@ -164,6 +164,20 @@ def test_directive_above_the_run_disables_the_rule():
     assert located(check("Dockerfile", text)) == [("PL001", 4, 5)]
 
 
+def test_directive_inside_a_continuation_covers_the_rest_of_the_run():
+    """BuildKit drops the comment line, so the shell never sees it; pipelint reads it as a line of its own."""
+    text = (
+        "FROM debian:12\nRUN cat a.log | grep 1 && \\\n"
+        "    # pipelint: disable=PL001\n    cat b.log | grep 2\nRUN cat c.log | grep 3\n"
+    )
+    assert located(check("Dockerfile", text)) == [("PL001", 2, 5), ("PL001", 5, 5)]
+
+
+def test_directive_at_the_end_of_a_run_line_covers_that_line_only():
+    text = "FROM debian:12\nRUN cat a.log | grep 1  # pipelint: disable=PL001\nRUN cat b.log | grep 2\n"
+    assert located(check("Dockerfile", text)) == [("PL001", 3, 5)]
+
+
 @pytest.mark.parametrize(
     "text",
     [

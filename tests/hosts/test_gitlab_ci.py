@@ -159,7 +159,7 @@ def test_an_item_shared_by_jobs_is_reported_once_and_fixed_only_where_every_job_
 def test_templates_are_gitlab_files_and_other_yaml_is_not():
     assert hosts.kind_of("templates/Deploy.gitlab-ci.yml") is hosts.GITLAB_CI
     assert hosts.kind_of(".gitlab-ci.yml") is hosts.GITLAB_CI
-    for name in ("docker-compose.yml", ".gitlab/issue_templates/bug.md", "gitlab-ci.yml.bak"):
+    for name in ("values.yml", ".gitlab/issue_templates/bug.md", "gitlab-ci.yml.bak"):
         assert hosts.kind_of(name) is None
 
 

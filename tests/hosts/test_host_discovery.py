@@ -17,6 +17,7 @@ from pipelint.cli.main import cli
 BAD_RUN = "FROM debian:12\nRUN cat access.log | grep 500\n"
 BAD_STEP = "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cat access.log | grep 500\n"
 BAD_JOB = "job:\n  script:\n    - cat access.log | grep 500\n"
+BAD_SERVICE = "services:\n  db:\n    command: sh -c 'cat access.log | grep 500'\n"
 
 PICKED = {
     "Dockerfile": BAD_RUN,
@@ -29,12 +30,15 @@ PICKED = {
     "actions/count/action.yml": "runs:\n  using: composite\n  steps:\n    - shell: bash\n      run: cat access.log | grep 500\n",
     ".gitlab-ci.yml": BAD_JOB,
     "ci/Deploy.gitlab-ci.yml": BAD_JOB,
+    "docker-compose.yml": BAD_SERVICE,
+    "compose.yaml": BAD_SERVICE,
+    "deploy/compose.prod.yml": BAD_SERVICE,
 }
 NOT_PICKED = {
     "Dockerfile.dockerignore": "*.log\n",
     ".github/workflows/drafts/ci.yml": BAD_STEP,  # GitHub reads no subfolder of workflows/
-    "docker-compose.yml": "services:\n  db:\n    command: cat access.log | grep 500\n",
     "notes.yml": BAD_JOB,
+    "compose.yaml.orig": BAD_SERVICE,
     "Makefile": "all:\n\tcat access.log | grep 500\n",
 }
 
@@ -79,6 +83,7 @@ def test_check_reports_every_host_file_at_its_line(project, monkeypatch):
     assert "Dockerfile:2:5: PL001" in result.output
     assert ".github/workflows/ci.yml:6:14: PL001" in result.output
     assert ".gitlab-ci.yml:3:7: PL001" in result.output
+    assert "docker-compose.yml:3:21: PL001" in result.output
 
 
 def test_config_embedded_false_turns_discovery_off(project, monkeypatch):
@@ -96,11 +101,11 @@ def test_a_named_host_file_is_linted_as_its_kind_and_skipped_without_embedded(pr
 
 
 def test_only_shell_skips_other_yaml_quietly(project, monkeypatch):
-    names = [".gitlab-ci.yml", ".github/workflows/ci.yml", "docker-compose.yml", "notes.yml", "Dockerfile"]
+    names = [".gitlab-ci.yml", ".github/workflows/ci.yml", "compose.yaml.orig", "notes.yml", "Dockerfile"]
     result = run(project, monkeypatch, "--only-shell", *names)
     assert reported(result.output) == {".gitlab-ci.yml", ".github/workflows/ci.yml", "Dockerfile"}
-    assert "docker-compose" not in result.output and "notes.yml" not in result.output
-    result = run(project, monkeypatch, "--only-shell", "docker-compose.yml", "notes.yml")
+    assert "compose.yaml.orig" not in result.output and "notes.yml" not in result.output
+    result = run(project, monkeypatch, "--only-shell", "compose.yaml.orig", "notes.yml")
     assert result.exit_code == 0 and result.output.strip() == "All checks passed!"
 
 

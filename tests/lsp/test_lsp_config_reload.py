@@ -105,7 +105,7 @@ async def test_a_broken_config_shows_one_error_and_linting_goes_on(client, works
 
     # An unknown rule is a config error too, named with its key.
     mark = len(client.published)
-    config.write_text('select = ["PL9"]\n')
+    config.write_text('select = ["PL999"]\n')
     watched_change(client, config)
     await diagnostics(client, uri, after=mark)
     assert "select" in client.messages[-1].message

@@ -111,6 +111,11 @@ def disable(script: str, line: int, code: str = "PL001"):
             1,
             "echo start  # pipelint: disable=PL003\n# pipelint: disable=PL001\ncat access.log | grep 500\n",
         ),
+        (  # a trailing directive on the finding's own line covers only that line: not merged into
+            "echo start\ncat access.log | grep 500  # pipelint: disable=PL003\n",
+            1,
+            "echo start\n# pipelint: disable=PL001\ncat access.log | grep 500  # pipelint: disable=PL003\n",
+        ),
     ],
 )
 def test_directive_placement(script, line, expected, tmp_path):

@@ -20,6 +20,9 @@ SCRIPT = (
     "# pipelint: disable=PL999\n"  # line 6
     "# an ordinary comment about PL001\n"  # line 7
     "echo done\n"
+    "cat words.txt | wc -l  # pipelint: disable=PL001\n"  # line 9: at the end of a line
+    "# shellcheck disable='SC2000-SC2999'\n"  # line 10: a range, quoted
+    "cat words.txt | wc -l\n"
 )
 
 
@@ -63,6 +66,18 @@ async def test_hover_on_a_shellcheck_code_shows_the_rules_that_honour_it(client,
 async def test_hover_on_an_unknown_code_says_so(client, workspace):
     shown = await hover_at(client, workspace, 6, column_of(6, "PL999", 1))
     assert "no pipelint rule" in shown.contents.value
+
+
+async def test_hover_on_a_directive_at_the_end_of_a_line(client, workspace):
+    shown = await hover_at(client, workspace, 9, column_of(9, "PL001", 1))
+    assert shown.contents.value == ruledocs.read(registry.lookup("PL001"))
+
+
+async def test_hover_on_a_shellcheck_range_shows_every_rule_in_it(client, workspace):
+    start = column_of(10, "SC2000-SC2999")
+    shown = await hover_at(client, workspace, 10, start + 3)
+    assert shown.contents.value.startswith("ShellCheck's `SC2000-SC2999` also disables PL001 (useless-cat)")
+    assert shown.range == types.Range(types.Position(10, start), types.Position(10, start + len("SC2000-SC2999")))
 
 
 @pytest.mark.parametrize(

@@ -93,7 +93,7 @@ def test_unsafe_and_display_only_fixes_say_so(tmp_path):
     source = b"#!/bin/bash\ncat access.log 2>/dev/null | grep 500\n"
     reports = lint_files({"u.sh": source}, tmp_path)
     _, _, message = parse(render("github", reports).rstrip("\n"))
-    assert "(unsafe fix: pipelint check --fix --unsafe-fixes)" in message
+    assert "(unsafe fix: apply with --unsafe-fixes)" in message
     _, _, message = parse(render("github", reports, unsafe_fixes=True).rstrip("\n"))
     assert message.splitlines()[1].startswith("[*] ")
 

@@ -1,7 +1,7 @@
 """Files that are not shell scripts but hold shell: which kind a file is, and the scripts in it.
 
 This registry knows each kind's files by name (`kind_of`); the kind's module
-(`dockerfile`, `github_actions`, `gitlab_ci`, imported on first use) finds
+(`dockerfile`, `github_actions`, `gitlab_ci`, `compose`, imported on first use) finds
 the scripts inside one (`scan`): the top-level `regions.Region`s, whose
 pieces point into the file. The linter lints those regions, never the file
 itself as a script (linter.py).
@@ -9,12 +9,15 @@ itself as a script (linter.py).
 Before `--fix` writes an edit into a host file, `keeps_host` checks that the
 file is still what it was: the host's own parser reads the same structure
 apart from the edited scripts, and each script now reads exactly as the edit
-meant (a YAML scalar whose indentation or style the edit changed would not).
+meant (a YAML scalar whose indentation or style the edit changed would not);
+the only other edit it takes deletes the line of one of the host's own
+directive comments (PL900's fix).
 """
 
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import PurePath
@@ -26,6 +29,7 @@ from pipelint.embedded.hosts.kind import HostKind, HostScan
 from pipelint.embedded.regions import Piece, Region
 
 __all__ = [
+    "COMPOSE",
     "DOCKERFILE",
     "GITHUB_ACTIONS",
     "GITLAB_CI",
@@ -62,6 +66,15 @@ def _is_github_actions(path: PurePath) -> bool:
     return path.name.endswith((".yml", ".yaml")) and parent.name == "workflows" and parent.parent.name == ".github"
 
 
+# `compose.yaml` and `docker-compose.yml`, and their overrides and variants: `compose.override.yaml`, `docker-compose.prod.yml`.
+_COMPOSE_NAME = re.compile(r"(?:docker-)?compose(?:\.[^/]+)?\.ya?ml")
+
+
+def _is_compose(path: PurePath) -> bool:
+    """The Compose Specification's file names (`compose.yaml`, `docker-compose.yml`, …) and their variants."""
+    return _COMPOSE_NAME.fullmatch(path.name) is not None
+
+
 def _is_gitlab_ci(path: PurePath) -> bool:
     """`.gitlab-ci.yml`, and templates named `*.gitlab-ci.yml` as GitLab's own are."""
     return path.name.endswith(".gitlab-ci.yml")
@@ -72,9 +85,11 @@ GITHUB_ACTIONS = HostKind(
     "github-actions", _is_github_actions, frozenset({"github-actions-workflow"}), "github_actions"
 )
 GITLAB_CI = HostKind("gitlab-ci", _is_gitlab_ci, frozenset({"gitlab-ci"}), "gitlab_ci")
+# VS Code's Docker extension calls them `dockercompose`; Neovim's filetype is `yaml.docker-compose`.
+COMPOSE = HostKind("compose", _is_compose, frozenset({"dockercompose", "docker-compose", "yaml.docker-compose"}), "compose")
 
 # One line per kind; the first whose names match a file wins.
-KINDS: tuple[HostKind, ...] = (DOCKERFILE, GITHUB_ACTIONS, GITLAB_CI)
+KINDS: tuple[HostKind, ...] = (DOCKERFILE, GITHUB_ACTIONS, GITLAB_CI, COMPOSE)
 
 
 def kind_of(path: PurePath | str | None, language_id: str | None = None) -> HostKind | None:
@@ -142,6 +157,8 @@ def keeps_host(kind: HostKind, before: bytes, edits: Sequence[Edit], after: byte
     host_bytes = _HostBytes(old.regions)
     inner: list[list[Edit]] = [[] for _ in old.regions]
     for edit in edits:
+        if _removes_directive(old, before, edit):
+            continue  # a comment line the host's parser skips (PL900's fix)
         held = host_bytes.holders(edit)
         if not held or host_bytes.crossers(edit) - held.keys():
             return False  # outside every script (the host itself changed), or across one's edge
@@ -153,6 +170,19 @@ def keeps_host(kind: HostKind, before: bytes, edits: Sequence[Edit], after: byte
         if (was.dialect, was.options) != (now.dialect, now.options):
             return False
     return True
+
+
+def _removes_directive(scan: HostScan, before: bytes, edit: Edit) -> bool:
+    """The edit deletes one whole line of the host that holds nothing but one of its directive comments."""
+    removed = before[edit.start : edit.end]
+    if edit.content or not removed.endswith(b"\n") and edit.end != len(before):
+        return False
+    if edit.start > 0 and before[edit.start - 1 : edit.start] != b"\n":
+        return False
+    return any(
+        directive.at is not None and edit.start <= directive.at < edit.end and removed.strip() == directive.comment
+        for directive in scan.directives
+    )
 
 
 def _sharers(host_bytes: _HostBytes, edits: Sequence[Edit]) -> int:

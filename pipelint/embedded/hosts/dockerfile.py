@@ -35,10 +35,10 @@ import dockerfile as buildkit
 from pipelint.finding import ParseFailure
 from pipelint.shell.dialect import SHELLS, Dialect, shebang_shell
 from pipelint.embedded.hosts.kind import HostScan
-from pipelint.embedded.hosts.shells import HostShell, shell_of
+from pipelint.embedded.hosts.shells import HostShell, script_argument, shell_of
 from pipelint.shell.positions import LineIndex
 from pipelint.embedded.regions import Part, Quoting, Region
-from pipelint.shell.directives import Directive, written_codes
+from pipelint.shell.directives import Directive, tokens
 
 DEFAULT_SHELL = HostShell(Dialect.SH)  # `/bin/sh -c`
 
@@ -204,12 +204,11 @@ def _heredoc_region(
 def _exec_form_region(command, logical: _Logical, anchor: int) -> Region | None:
     """`RUN ["sh", "-c", "SCRIPT"]`: SCRIPT, mapped back where its JSON string holds no escape."""
     argv = tuple(command.value)
-    shell = shell_of(argv)
-    script_at = next(
-        (index + 1 for index, word in enumerate(argv[1:], 1) if re.fullmatch(r"-[a-z]*c[a-z]*", word)), None
-    )
-    if shell.dialect is None or script_at is None or script_at >= len(argv):
+    found = script_argument(argv)
+    if found is None:
         return None
+    shell, script_at = found
+    assert shell.dialect is not None
     script = argv[script_at].encode()
     facts = {**shell.facts, "anchor": anchor}
     origin = f"the script `{PurePath(argv[0]).name} -c` runs in a Dockerfile RUN"
@@ -223,17 +222,41 @@ def _exec_form_region(command, logical: _Logical, anchor: int) -> Region | None:
     )
 
 
-def _directives_above(lines: LineIndex, first: int) -> list[bytes]:
-    """The directive comments among the comment lines right above line first."""
+def _directive_line(lines: LineIndex, number: int) -> tuple[bytes, int] | None:
+    """The line's comment and where it starts, if the line is a comment holding a directive."""
+    raw = lines.line_bytes(number)
+    content = raw.strip()
+    if not content.startswith(b"#") or tokens(content) is None:
+        return None
+    return content, lines.line_starts[number] + len(raw) - len(raw.lstrip())
+
+
+def _directives_above(lines: LineIndex, first: int) -> list[tuple[bytes, int]]:
+    """The directive comments among the comment lines right above line first, with where each starts."""
     found = []
     number = first - 1
-    while number >= 0:
-        content = lines.line_bytes(number).strip()
-        if not content.startswith(b"#"):
-            break
-        if written_codes(content) is not None:
-            found.append(content)
+    while number >= 0 and lines.line_bytes(number).strip().startswith(b"#"):
+        directive = _directive_line(lines, number)
+        if directive is not None:
+            found.append(directive)
         number -= 1
+    return found
+
+
+def _directives_within(lines: LineIndex, command, end: int) -> list[Directive]:
+    """Directive comment lines inside an instruction's continuation: each covers the rest of the instruction.
+
+    BuildKit drops them from the text the shell gets, so the shell never sees
+    them; a directive there stands on a line of its own before what follows.
+    """
+    if command.heredocs:
+        return []  # its lines after the first are here-document bodies: the shell's own comments
+    found = []
+    for number in range(command.start_line, command.end_line - 1):
+        directive = _directive_line(lines, number)
+        if directive is not None:
+            comment, at = directive
+            found.append(Directive(comment, lines.line_starts[number + 1], end, at, tokens(comment) or (), True))
     return found
 
 
@@ -260,15 +283,12 @@ def scan(source: bytes) -> HostScan:
     for index, command in enumerate(parsed):
         instruction = command.cmd.upper()
         first = command.start_line - 1
+        instruction_end = lines.line_starts[command.end_line - 1] + len(lines.line_bytes(command.end_line - 1))
         comments = _directives_above(lines, first)
         if comments:
-            start = 0 if index == 0 else lines.line_starts[first]
-            end = (
-                len(source)
-                if index == 0
-                else lines.line_starts[command.end_line - 1] + len(lines.line_bytes(command.end_line - 1))
-            )
-            found.directives.extend(Directive(comment, start, end) for comment in comments)
+            start, end = (0, len(source)) if index == 0 else (lines.line_starts[first], instruction_end)
+            found.directives += [Directive(text, start, end, at, tokens(text) or (), True) for text, at in comments]
+        found.directives += _directives_within(lines, command, instruction_end)
         if instruction == "FROM":
             if stage is not None:
                 stage_shells[stage] = shell

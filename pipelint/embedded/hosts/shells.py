@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -28,7 +30,7 @@ class HostShell:
 NOT_A_SHELL = HostShell(None)
 
 
-def shell_of(argv: tuple[str, ...] | list[str]) -> HostShell:
+def shell_of(argv: Sequence[str]) -> HostShell:
     """The shell an argument vector starts: `["/bin/bash", "-eo", "pipefail", "-c"]`, `bash --noprofile -e {0}`.
 
     Its options are read as the shell reads its command line (`shell.options`).
@@ -40,3 +42,16 @@ def shell_of(argv: tuple[str, ...] | list[str]) -> HostShell:
         return NOT_A_SHELL
     options = read_shell_arguments([word.encode("utf-8", "surrogateescape") for word in argv[1:]])
     return HostShell(known.dialect, options.on)
+
+
+_SCRIPT_OPTION = re.compile(r"-[a-z]*c[a-z]*")
+
+
+def script_argument(argv: Sequence[str]) -> tuple[HostShell, int] | None:
+    """An argument vector that runs a shell script, `["sh", "-c", "SCRIPT", …]`, `["/bin/bash", "-ec", …]`:
+    the shell and the index of SCRIPT; None when it runs none (not a shell, no `-c`, nothing after it)."""
+    shell = shell_of(argv)
+    script_at = next((index + 1 for index, word in enumerate(argv[1:], 1) if _SCRIPT_OPTION.fullmatch(word)), None)
+    if shell.dialect is None or script_at is None or script_at >= len(argv):
+        return None
+    return shell, script_at

@@ -22,7 +22,7 @@ it and without fixes. Which pieces may take an edit:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 import yaml
@@ -293,11 +293,15 @@ def _placeholder(length: int, number: int) -> bytes:
     return numbered.ljust(length, b"_") if len(numbered) <= length else b"_" * length
 
 
-def _opaque(parts: list[Part], pattern: re.Pattern[bytes] | None) -> tuple[list[Part], list[tuple[bytes, bytes]]]:
+def _opaque(
+    parts: list[Part], pattern: re.Pattern[bytes] | None, escapes: Mapping[bytes, bytes] | None = None
+) -> tuple[list[Part], list[tuple[bytes, bytes]]]:
     """Each match of pattern (GitHub's `${{ … }}`) becomes a placeholder of its length that maps nowhere.
 
     Also returns (placeholder, expression) for each, so that a rewrite in a
-    message shows the expression (`Region.shown`).
+    message shows the expression (`Region.shown`). A match that is one of
+    escapes becomes the text it stands for instead (Compose's `$$`: one `$`),
+    mapping nowhere too.
     """
     if pattern is None:
         return parts, []
@@ -308,10 +312,13 @@ def _opaque(parts: list[Part], pattern: re.Pattern[bytes] | None) -> tuple[list[
         for match in pattern.finditer(data):
             if match.start() > cursor:
                 found.append((data[cursor : match.start()], None if outer is None else outer + cursor, quoting))
+            cursor = match.end()
+            if escapes and match.group() in escapes:
+                found.append((escapes[match.group()], None, quoting))
+                continue
             placeholder = _placeholder(len(match.group()), len(words))
             words.append((placeholder, match.group()))
             found.append((placeholder, None, quoting))
-            cursor = match.end()
         found.append((data[cursor:], None if outer is None else outer + cursor, quoting))
     return [part for part in found if part[0]], words
 
@@ -328,8 +335,13 @@ class YamlScript:
     options: frozenset[str] = frozenset()  # `set -o` names in force from the first line
 
 
-def script_region(doc: Document, script: YamlScript, expressions: re.Pattern[bytes] | None = None) -> Region:
-    """The region of a script: its scalars' values, a line break between two."""
+def script_region(
+    doc: Document,
+    script: YamlScript,
+    expressions: re.Pattern[bytes] | None = None,
+    escapes: Mapping[bytes, bytes] | None = None,
+) -> Region:
+    """The region of a script: its scalars' values, a line break between two (`_opaque` for the others)."""
     parts: list[Part] = []
     for index, node in enumerate(script.nodes):
         if index:
@@ -337,7 +349,7 @@ def script_region(doc: Document, script: YamlScript, expressions: re.Pattern[byt
         rebuilt = scalar_parts(doc, node, script.parent_indent, script.editable)
         parts += rebuilt if rebuilt is not None else [(node.value.encode("utf-8"), None, Quoting.READ_ONLY)]
     anchor = doc.byte(script.nodes[0].start_mark.index)
-    parts, words = _opaque(parts, expressions)
+    parts, words = _opaque(parts, expressions, escapes)
     # Only numbered placeholders can be told apart in a message; `_____` may be the script's own.
     shown = tuple((placeholder, expression) for placeholder, expression in words if placeholder.strip(b"_"))
     facts = {"options": script.options, "anchor": anchor, "opaque": shown}
