@@ -141,7 +141,7 @@ def _lint_regions(
 
 def _inner_notes(inner: checker.CheckResult, region: Region, host_source: bytes) -> list[Note]:
     """What the parse guards did in a region's script, said at the host file's lines."""
-    if inner.guarded is None or not inner.notes:
+    if inner.parsed is None or not inner.notes:
         return []
     index = LineIndex(host_source)
 
@@ -150,7 +150,7 @@ def _inner_notes(inner: checker.CheckResult, region: Region, host_source: bytes)
 
     return [
         Note(region.outer_span(note.start, note.start)[0], f"in {region.origin}: {note.text}")
-        for note in inner.guarded.notes(host_line)
+        for note in inner.parsed.notes(host_line)
     ]
 
 
