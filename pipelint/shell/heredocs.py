@@ -188,7 +188,10 @@ def _operator_line(source: bytes, start: int, dialect: Dialect) -> tuple[list[_H
     scanner = _Scanner(source, start)
     while scanner.position < len(source):
         position = scanner.position
-        if source.startswith(b"<<", position) and not source.startswith(b"<<<", position):
+        if source.startswith(b"<<<", position):
+            scanner.position += 3  # a here-string's operator: no here-document starts inside it (`b 3<<<"$PW"`)
+            continue
+        if source.startswith(b"<<", position):
             heading = _heading(source, position, dialect)
             if heading is None:
                 scanner.position += 2
