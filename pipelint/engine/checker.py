@@ -15,11 +15,11 @@ from tree_sitter import Node, Tree
 from pipelint.engine import candidates, suppression
 from pipelint.embedded import find as embedded
 from pipelint.facts import exit_status
-from pipelint.shell import directives, parse_guards, syntax
+from pipelint.shell import acceptance, directives, syntax
 from pipelint.shell.parsed import ParsedScript, parse_script
 from pipelint.programs import pipeline as pipelines
 from pipelint.shell.dialect import SHELLS, Dialect, detect
-from pipelint.finding import Finding, FixAvailability, ParseFailure, RuleCrash
+from pipelint.finding import Finding, FixAvailability, Note, NoteCause, ParseFailure, RuleCrash
 from pipelint.programs.table import WRAPPERS
 from pipelint.embedded.regions import Region
 from pipelint.facts.script import ScriptFacts
@@ -60,12 +60,18 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     parse_failures: list[ParseFailure] = field(default_factory=list)
     crashes: list[RuleCrash] = field(default_factory=list)  # rules that raised on this file
-    notes: list[parse_guards.Note] = field(default_factory=list)  # what the parse guards repaired
-    parsed: ParsedScript | None = None  # the parse, for notes said in a host's lines
+    notes: list[Note] = field(default_factory=list)  # what was read otherwise than tree-sitter-bash parsed it
+    parsed: ParsedScript | None = None  # the parse (None for a host file)
     # Scripts that commands of this one run (`sh -c '…'`), for the linter to lint in turn.
     regions: list[Region] = field(default_factory=list)
     suppressions: list[suppression.Suppression] = field(default_factory=list)
     error_count: int = 0  # ERROR nodes and MISSING tokens, for the fixer's "parses no worse" test
+
+    @property
+    def unread(self) -> list[ParseFailure]:
+        """What was not linted: the parse failures, reported as such or, where the shell accepts the
+        script, as notes (`settings.strict_parse`)."""
+        return self.parsed.failures if self.parsed is not None else self.parse_failures
 
 
 def check(
@@ -98,9 +104,8 @@ def check(
     context = _context(source, dialect, parsed, found, rules, path, settings, mountinfo, region, variables)
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
     findings, comments, commands = _walk(parsed, found, rules, context, guard, only)
-    result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
-    result.notes = parsed.notes()
-    result.parsed = parsed
+    result = CheckResult(source=source, dialect=dialect, crashes=guard.crashes, parsed=parsed)
+    result.parse_failures, result.notes = _failures_and_notes(parsed, settings)
     result.error_count = parsed.error_count
     if directives.may_hold_directives(source):
         result.suppressions = suppression.collect(directives.placed(comments, source))
@@ -115,13 +120,25 @@ def check(
             continue
         result.findings.append(parsed.guard_fix(finding))
     if report_unused and only is None:
-        result.findings += suppression.report_unused(result.suppressions, rules, source, result.parse_failures)
+        result.findings += suppression.report_unused(result.suppressions, rules, source, result.unread)
         result.findings.sort(key=lambda finding: (finding.start, finding.code))
     depth = 0 if region is None else region.depth
     remote = SHELLS[settings.remote_shell].dialect if settings is not None else Dialect.SH
     seen = partial(exit_status.command_status_observed, facts=context.facts)
     result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen)
     return result
+
+
+def _failures_and_notes(parsed: ParsedScript, settings: Settings | None) -> tuple[list[ParseFailure], list[Note]]:
+    """What did not parse, as parse failures, or as notes where the script's shell reads it without a
+    syntax error (`acceptance.shell_accepts`): then it is pipelint's limit, not the user's error."""
+    notes = parsed.notes()
+    if not parsed.failures or settings is None or settings.strict_parse:
+        return parsed.failures, notes
+    if not acceptance.shell_accepts(parsed.source, parsed.dialect):
+        return parsed.failures, notes
+    unreadable = [Note(NoteCause.UNREADABLE, failure.start, failure.end, checked=False) for failure in parsed.failures]
+    return [], sorted(notes + unreadable, key=lambda note: note.start)
 
 
 def _context(

@@ -14,13 +14,12 @@ trusted (`trusts`, `trusts_finding`) and whether a fix's edits may be made
 from __future__ import annotations
 
 import bisect
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from tree_sitter import Node, Tree
 
-from pipelint.finding import Applicability, Edit, Finding, ParseFailure
+from pipelint.finding import Applicability, Edit, Finding, Note, ParseFailure
 from pipelint.shell import parse_guards, syntax
 from pipelint.shell.bash_quirks import HereDocumentSubstitutions
 from pipelint.shell.dialect import Dialect, adds_bashism
@@ -67,10 +66,9 @@ class ParsedScript:
     def _quirks(self) -> HereDocumentSubstitutions:
         return HereDocumentSubstitutions(self.source, self.root)
 
-    def notes(self, line: Callable[[int], int] | None = None) -> list[parse_guards.Note]:
-        """What the guards repaired, in order (`GuardedParse.notes`): line names a place's line, by default
-        this text's own."""
-        return self.guarded.notes(line)
+    def notes(self) -> list[Note]:
+        """What the guards repaired, in order (`GuardedParse.notes`)."""
+        return self.guarded.notes()
 
     def trusts(self, start: int, end: int) -> bool:
         """[start, end) is read as bash reads it: outside every ERROR node, or wholly inside one statement
