@@ -55,11 +55,13 @@ NOT_PARSE = ("pipelint.rules.", "pipelint.rewrites.", "pipelint.facts.", "pipeli
 
 
 def module_of(path: str) -> str | None:
+    """The package module a code object's file belongs to; None outside the package (and for `<string>`,
+    the code dataclasses generate)."""
     try:
-        relative = Path(path).resolve().relative_to(PACKAGE.parent)
+        relative = Path(path).resolve().relative_to(PACKAGE)
     except ValueError:
         return None
-    parts = relative.with_suffix("").parts
+    parts = ("pipelint", *relative.with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -131,7 +133,9 @@ def main() -> None:
     climbs = sorted(edge for edge in edges if edge[2] not in closure.get(edge[0], set()))
     modules = {edge[0] for edge in edges} | {edge[2] for edge in edges}
     entered = Counter(edge[2] for edge in edges)
+    asked = sorted({(edge[2], edge[3]) for edge in edges if edge[0].startswith("pipelint.engine.") and edge[2].startswith("pipelint.shell.")})
     print(f"stops: {len(edges)} distinct calls between modules, {len(modules)} modules")
+    print(f"asked: {len(asked)} functions of shell/ the engine calls: " + ", ".join(f"{m.rsplit('.', 1)[1]}.{f}" for m, f in asked))
     print(f"climbs: {len(climbs)} calls into a module the caller does not import")
     for caller, caller_function, callee, callee_function in climbs:
         print(f"  {caller}.{caller_function} -> {callee}.{callee_function}")
