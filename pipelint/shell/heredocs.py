@@ -33,10 +33,8 @@ from dataclasses import asdict, dataclass
 from tree_sitter import Node, Query, QueryCursor, QueryError
 
 from pipelint.shell import syntax
-
 from pipelint.shell.dialect import Dialect, detect
 
-OPERATORS = frozenset({"<<", "<<-"})
 # Parents of a `<<` token that is a shift, not a here-document (`$(( 1 << 2 ))`).
 _ARITHMETIC = frozenset({"binary_expression", "arithmetic_expansion", "compound_assignment"})
 # Unquoted, these end a word (bash(1) "metacharacter").
