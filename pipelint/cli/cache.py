@@ -32,13 +32,11 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import importlib.util
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import tree_sitter_bash
 
 import pipelint
 from pipelint import __version__
@@ -46,7 +44,6 @@ from pipelint.finding import ParseFailure
 from pipelint.engine.config import Settings
 from pipelint.shell.dialect import Dialect
 from pipelint.finding import Applicability, Edit, Finding, Fix, Note, NoteCause, Severity
-from pipelint.engine.fixer import applicable
 
 DEFAULT_DIR = ".pipelint_cache"
 FILE_NAME = "lint-cache.json"
@@ -70,7 +67,9 @@ def engine_fingerprint() -> str:
     """What the code that lints is: a change anywhere in it makes every entry stale."""
     digest = hashlib.blake2b(f"{FORMAT} {__version__}".encode(), digest_size=16)
     package = Path(pipelint.__file__).parent
-    for path in sorted([*package.rglob("*.py"), *Path(tree_sitter_bash.__file__).parent.glob("*.so")]):
+    grammar = importlib.util.find_spec("tree_sitter_bash")  # found, not imported: a cached run parses nothing
+    grammar_files = [] if grammar is None or grammar.origin is None else Path(grammar.origin).parent.glob("*.so")
+    for path in sorted([*package.rglob("*.py"), *grammar_files]):
         try:
             status = path.stat()
         except OSError:
@@ -113,7 +112,8 @@ def usable(entry: Entry, fix: bool, unsafe_fixes: bool) -> bool:
     """Whether the entry is what this run would report: a --fix run that would apply a fix must lint."""
     if not fix:
         return True
-    # The fixer's own test, so the two cannot disagree.
+    from pipelint.engine.fixer import applicable  # the fixer's own test, so the two cannot disagree
+
     return not any(applicable(finding.fix, unsafe_fixes) for finding in entry.findings)
 
 
@@ -157,6 +157,8 @@ class Cache:
         """Write the entries this run used, and only those; silently skipped when the folder is not writable."""
         if not self._changed and self._used.keys() == self._known.keys():
             return
+        import tempfile
+
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             _write_marker_files(self.folder)
@@ -228,7 +230,7 @@ class Caches:
 @functools.lru_cache(maxsize=256)
 def _codes(settings: Settings, path: Path | None) -> frozenset[str]:
     """The rules that check path; path None where no per-file-ignores make them differ by file."""
-    return frozenset(rule.code for rule in settings.enabled_rules(path))
+    return settings.enabled_codes(path)
 
 
 # JSON for an entry: bytes as base64, enums by value.

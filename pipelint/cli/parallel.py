@@ -20,12 +20,12 @@ import signal
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-# BrokenExecutor, not BrokenProcessPool: that one's module (and multiprocessing) is
-# imported only when a pool starts; a run answered from the cache never starts one.
-from concurrent.futures import BrokenExecutor, Executor, Future
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from pipelint.engine.inline import InlineExecutor
+# concurrent.futures (with threading and logging) and multiprocessing are imported only
+# when a pool starts: `--jobs 1`, one file, and a run answered from the cache never start one.
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
@@ -67,14 +67,11 @@ class OrderedPool(Generic[Job, Result]):
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            if self.jobs == 1:
-                self._executor = InlineExecutor()
-            else:
-                import multiprocessing  # ~25 ms of start-up with concurrent.futures.process: only for a pool
-                from concurrent.futures import ProcessPoolExecutor
+            import multiprocessing  # ~25 ms of start-up with concurrent.futures.process: only for a pool
+            from concurrent.futures import ProcessPoolExecutor
 
-                context = multiprocessing.get_context("fork")
-                self._executor = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_ignore_interrupts)
+            context = multiprocessing.get_context("fork")
+            self._executor = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_ignore_interrupts)
         return self._executor
 
     def run(
@@ -114,6 +111,12 @@ class OrderedPool(Generic[Job, Result]):
         jobs = batch.jobs()
         if not jobs:
             return batch
+        if self.jobs == 1:  # here and now, in this process
+            batch.outcomes = _run_each(self.function, jobs)
+            return batch
+        # BrokenExecutor, not BrokenProcessPool: the same class, without importing concurrent.futures.process.
+        from concurrent.futures import BrokenExecutor
+
         try:
             batch.future = self._pool().submit(_run_each, self.function, jobs)
         except BrokenExecutor:
@@ -122,8 +125,10 @@ class OrderedPool(Generic[Job, Result]):
         return batch
 
     def _take(self, batch: _Batch) -> Iterator[tuple[Item, Result | None]]:
-        outcomes: Iterator[_Outcome] = iter(())
+        outcomes: Iterator[_Outcome] = iter(batch.outcomes)
         if batch.future is not None:
+            from concurrent.futures import BrokenExecutor
+
             try:
                 outcomes = iter(batch.future.result())
             except BrokenExecutor:
@@ -169,7 +174,8 @@ class _Batch:
 
     entries: list[tuple[object, object]] = field(default_factory=list)  # (item, job or None)
     size: int = 0
-    future: Future | None = None
+    future: Future | None = None  # a worker's
+    outcomes: list[_Outcome] = field(default_factory=list)  # without workers, run at once
 
     def add(self, item: object, job: object, size: int) -> None:
         self.entries.append((item, job))

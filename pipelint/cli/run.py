@@ -14,26 +14,26 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import stat
 import sys
-import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipelint.cli import cache
 from pipelint.embedded import hosts
-from pipelint.cli.cache import Cache, Caches
 from pipelint.engine.config import ConfigError, Settings, SettingsResolver
 from pipelint.cli.discovery import is_lintable, walk_scripts
 from pipelint.cli.files import FileRead, InputError, ensure_size, ensure_text, read_limited, read_script
-from pipelint.engine.linter import FileReport, process
+from pipelint.engine.report import FileReport
 from pipelint.output.common import printable
 from pipelint.shell.dialect import unlinted_shell
-from pipelint.output.diff import unified_diff
 from pipelint.cli.parallel import OrderedPool
 from pipelint.cli.progress import FileProgress
-from pipelint.cli.writeback import NotWritten, write_fixed
+
+# The engine is imported by the first file linted (`_lint_job`), the results cache when the run uses
+# it: a run answered from the cache imports neither tree-sitter nor a rule (docs/benchmarks.md, "Start-up").
+if TYPE_CHECKING:
+    from pipelint.cli.cache import Cache, Caches
 
 # The longest file name component Linux file systems take (NAME_MAX).
 NAME_MAX = 255
@@ -166,6 +166,8 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
     printed when it is taken back, so the output is the same whatever the
     number of jobs.
     """
+    from pipelint.cli.cache import Caches
+
     run = Run(options)
     targets = list(_targets(paths, resolver, run))
     caches = Caches(options.cache, options.mountinfo)
@@ -313,8 +315,12 @@ class _Failure:
 
 def _lint_job(job: _LintJob) -> FileReport | _Failure:
     try:
+        from pipelint.engine.linter import process
+
         return process(job.source, job.name, job.settings, job.path, fix=job.fix, mountinfo=job.mountinfo)
     except Exception as error:  # a bug outside the rules (the checker catches theirs): keep checking the others
+        import traceback
+
         return _Failure(_one_line(error), traceback.format_exc())
 
 
@@ -360,6 +366,8 @@ def _prepare(run: Run, resolver: SettingsResolver, caches: Caches, target: Targe
         return slot
     slot.cache = caches.for_settings(settings)
     if slot.cache is not None:
+        from pipelint.cli import cache
+
         slot.key = caches.key(script.source, path, settings)
         entry = slot.cache.get(slot.key)
         if entry is not None and cache.usable(entry, run.options.fix, settings.unsafe_fixes):
@@ -410,6 +418,8 @@ def _finish(
 
 def _remember(caches: Caches, slot: _Slot, report: FileReport, settings: Settings) -> None:
     """Keep the lint of the text the report's findings describe (the fixed text, after fixes)."""
+    from pipelint.cli import cache
+
     assert slot.cache is not None and slot.key is not None and slot.target.path is not None
     key = slot.key
     if report.fixed_source is not None:
@@ -419,6 +429,8 @@ def _remember(caches: Caches, slot: _Slot, report: FileReport, settings: Setting
 
 def _write(run: Run, pending: _PendingWrite) -> None:
     """Write one fixed file; if it cannot be, report why and what the file on disk still holds."""
+    from pipelint.cli.writeback import NotWritten, write_fixed
+
     try:
         write_fixed(pending.path, pending.script.source, pending.script.status, pending.report.final_source)
     except NotWritten as error:
@@ -429,6 +441,8 @@ def _write(run: Run, pending: _PendingWrite) -> None:
 
 def _unfixed(run: Run, pending: _PendingWrite) -> FileReport:
     """The report of the file as it stays on disk: its findings before any fix."""
+    from pipelint.engine.linter import process
+
     report = pending.report
     try:
         return process(report.source, report.display_name, pending.settings, pending.path, mountinfo=run.options.mountinfo)
@@ -437,6 +451,8 @@ def _unfixed(run: Run, pending: _PendingWrite) -> FileReport:
 
 
 def _print_diff(report: FileReport) -> None:
+    from pipelint.output.diff import unified_diff
+
     sys.stdout.buffer.write(unified_diff(report))
     sys.stdout.buffer.flush()
 
@@ -504,5 +520,7 @@ def _pass_through(head: bytes, report: FileReport | None, run: Run) -> None:
         return
     sys.stdout.buffer.write(report.final_source if report is not None else head)
     if report is None:
+        import shutil
+
         shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer)  # what was not read, past the size limit
     sys.stdout.buffer.flush()

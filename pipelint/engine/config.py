@@ -5,15 +5,17 @@ from __future__ import annotations
 import functools
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipelint.engine import registry, shellcheckrc
 from pipelint.engine.patterns import compile_patterns
-from pipelint.rule import Rule
 from pipelint.shell.dialect import LINTED_SHELLS, SHELLS, Dialect
+
+if TYPE_CHECKING:
+    from pipelint.rule import Rule
 
 CONFIG_FILES = (".pipelint.toml", "pyproject.toml")  # the first found in a folder wins
 
@@ -72,11 +74,16 @@ class Settings:
         """The dialect `shell` names, which every script is read in; None: each script's own (`dialect.detect`)."""
         return None if self.shell is None else SHELLS[self.shell].dialect
 
-    def enabled_rules(self, path: Path | None = None) -> list[type[Rule]]:
+    def enabled_codes(self, path: Path | None = None) -> frozenset[str]:
+        """The codes of the rules that check path, read from the registry's lines: no rule is imported."""
         codes = _selected_codes(self.select, self.extend_select, self.ignore).codes - set(self.shellcheck_disabled)
         if path is not None and self.per_file_ignores:  # resolving the path costs a few lstat calls
             codes -= self._ignored_for(path)
-        return [rule for rule in registry.RULES if rule.code in codes]
+        return codes
+
+    def enabled_rules(self, path: Path | None = None) -> list[type[Rule]]:
+        codes = self.enabled_codes(path)
+        return [line.load() for line in registry.TABLE if line.code in codes]  # only these rules' modules are imported
 
     @property
     def loops_only(self) -> frozenset[str]:
@@ -150,8 +157,8 @@ class _Selection:
 def _selected_codes(select: tuple[str, ...] | None, extend: tuple[str, ...], ignore: tuple[str, ...]) -> _Selection:
     """The rules a selection runs. A rule in the default set only inside loops runs everywhere once named."""
     if select is None:
-        codes = {rule.code for rule in registry.RULES if rule.enabled_by_default}
-        in_loops = {rule.code for rule in registry.RULES if rule.default_in_loops and not rule.enabled_by_default}
+        codes = {line.code for line in registry.TABLE if line.enabled_by_default}
+        in_loops = {line.code for line in registry.TABLE if line.default_in_loops}
     else:
         codes = {rule.code for selector in select for rule in registry.resolve(selector)}
         in_loops = set()
@@ -260,6 +267,8 @@ def read_afresh() -> None:
 @functools.lru_cache(maxsize=64)
 def load(config_file: Path) -> Settings:
     """Read and validate one config file."""
+    import tomllib  # only where a config file is found: 3 ms of a start-up without one
+
     try:
         data = tomllib.loads(config_file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:

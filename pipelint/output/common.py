@@ -7,13 +7,12 @@ here, once, so the formats cannot drift apart.
 
 from __future__ import annotations
 
-import base64
 import re
 from dataclasses import dataclass
 from itertools import groupby
 
 from pipelint.finding import Applicability, Finding, Note, NoteCause, ParseFailure
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 from pipelint.shell.positions import Encoding, LineIndex
 
 RULES_URL = "https://github.com/pipelint/pipelint/blob/main/rules/{code}-{name}.md"
@@ -187,6 +186,8 @@ def exact_bytes(value: str) -> str | None:
     """The exact bytes behind value as base64, when lossy(value) lost some; else None."""
     if not _LONE_SURROGATE.search(value):
         return None
+    import base64  # only for a name that is not valid UTF-8
+
     return base64.b64encode(value.encode("utf-8", "surrogateescape")).decode("ascii")
 
 

@@ -25,7 +25,7 @@ from typing import TextIO
 from pipelint import __version__
 from pipelint.engine import registry, ruledocs
 from pipelint.finding import Edit, Finding, Severity
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 from pipelint.output.common import NOTE_KIND, PARSE_FAILURE_KIND, note_groups, parse_failure_text, RULES_URL, RenderOptions, is_fixable, lossy, rule_url, span
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
