@@ -47,9 +47,15 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _ignore_interrupts() -> None:
+def _start_worker(warm_up: Callable[[], None] | None) -> None:
     """Ctrl-C is the parent's to handle: a worker stopped mid-job would only print a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if warm_up is not None:
+        warm_up()
+
+
+def _nothing() -> None:
+    pass
 
 
 class OrderedPool(Generic[Job, Result]):
@@ -58,12 +64,22 @@ class OrderedPool(Generic[Job, Result]):
     A worker that dies (the OOM killer, a crash in a native library) takes
     its pool with it: its jobs are run again in this process, and a fresh
     pool takes the jobs after them.
+
+    warm_up: run by each worker as it starts (importing what the jobs need),
+    so that `start` has the workers do it while the caller is still finding
+    the jobs.
     """
 
-    def __init__(self, function: Callable[[Job], Result], jobs: int):
+    def __init__(self, function: Callable[[Job], Result], jobs: int, warm_up: Callable[[], None] | None = None):
         self.function = function
         self.jobs = max(1, jobs)
+        self.warm_up = warm_up
         self._executor: Executor | None = None
+
+    def start(self) -> None:
+        """Start the workers now, not at the first job (nothing to start with one job at a time)."""
+        if self.jobs > 1:
+            self._pool().submit(_nothing)  # forking starts every worker at once, at the first submission
 
     def _pool(self) -> Executor:
         if self._executor is None:
@@ -71,7 +87,9 @@ class OrderedPool(Generic[Job, Result]):
             from concurrent.futures import ProcessPoolExecutor
 
             context = multiprocessing.get_context("fork")
-            self._executor = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_ignore_interrupts)
+            self._executor = ProcessPoolExecutor(
+                self.jobs, mp_context=context, initializer=_start_worker, initargs=(self.warm_up,)
+            )
         return self._executor
 
     def run(

@@ -169,18 +169,22 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
     from pipelint.cli.cache import Caches
 
     run = Run(options)
-    targets = list(_targets(paths, resolver, run))
-    caches = Caches(options.cache, options.mountinfo)
     pending: list[_PendingWrite] = []
-    # No more workers than files: one file is linted here, not pickled to a forked worker and back.
-    jobs = min(options.jobs, max(1, len(targets)))
-    with OrderedPool(_lint_job, jobs) as pool, FileProgress(len(targets), options.progress, options.progress_colour) as progress:
-        slots = (_prepare(run, resolver, caches, target) for target in targets)
-        for slot, outcome in pool.run(slots, lambda slot: slot.job, lambda job: len(job.source)):
-            checked = _finish(run, resolver, caches, slot, outcome)
-            progress.advance(slot.lines)
-            if checked is not None:
-                pending.append(checked)
+    # With a folder or several files, the workers start before the files are found: each imports the
+    # engine while this process walks the folders (this one never imports it). One file is linted here,
+    # not pickled to a worker and back.
+    several = len(paths) > 1 or any(os.path.isdir(path) for path in paths)
+    with OrderedPool(_lint_job, options.jobs if several else 1, warm_up=_import_engine) as pool:
+        pool.start()
+        targets = list(_targets(paths, resolver, run))
+        caches = Caches(options.cache, options.mountinfo)
+        with FileProgress(len(targets), options.progress, options.progress_colour) as progress:
+            slots = (_prepare(run, resolver, caches, target) for target in targets)
+            for slot, outcome in pool.run(slots, lambda slot: slot.job, lambda job: len(job.source)):
+                checked = _finish(run, resolver, caches, slot, outcome)
+                progress.advance(slot.lines)
+                if checked is not None:
+                    pending.append(checked)
     caches.save()
     for write in pending:
         _write(run, write)
@@ -311,6 +315,11 @@ class _Failure:
 
     summary: str
     details: str
+
+
+def _import_engine() -> None:
+    """What a worker does as it starts, before its first file arrives."""
+    import pipelint.engine.linter  # noqa: F401
 
 
 def _lint_job(job: _LintJob) -> FileReport | _Failure:
