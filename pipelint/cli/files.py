@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from pipelint.engine.config import format_size
+from pipelint.engine.sizes import format_size
 
 
 class InputError(Exception):

@@ -12,17 +12,16 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from pipelint import __version__
-from pipelint.engine import registry
-from pipelint.engine.config import DEFAULT_MAX_FILE_SIZE, UNSET, Overrides, SettingsResolver, Unset, format_size, parse_size
+from pipelint.engine.sizes import DEFAULT_MAX_FILE_SIZE, format_size, parse_size
 from pipelint.output import FORMATS, HUMAN_FORMATS
-from pipelint.cli.parallel import default_jobs
 from pipelint.shell.dialect import LINTED_SHELLS
 from pipelint.cli.terminal import COLOR_CHOICES, is_terminal, page, wants_colour
 
-# What a command needs is imported in it: `pipelint --version` imports no engine, no rule and no output
-# format, and `check` only what its run uses (docs/benchmarks.md, "Start-up").
+# What a command needs is imported in it: `pipelint --version` imports no settings, engine, rule or
+# output format, and `check` only what its run uses (docs/benchmarks.md, "Start-up").
 if TYPE_CHECKING:
     from pipelint.cli.run import Run, RunOptions
+    from pipelint.engine.config import Overrides, Unset
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -119,6 +118,7 @@ def cli() -> None:
 def check(paths: tuple[str, ...], **flags) -> None:
     """Lint shell scripts (files, folders, `-` for stdin; default `.`)."""
     from pipelint.cli.run import run_check
+    from pipelint.engine.config import SettingsResolver
     from pipelint.output.common import printable
 
     flags = CheckFlags(**flags)
@@ -188,6 +188,8 @@ class CheckFlags:
 
     def overrides(self) -> Overrides:
         """What the command line says about settings; Fatal when it names what does not exist."""
+        from pipelint.engine import registry
+        from pipelint.engine.config import Overrides
         from pipelint.output.common import printable
 
         overrides = Overrides(
@@ -218,6 +220,8 @@ class CheckFlags:
         return overrides
 
     def _max_file_size(self) -> int | None | Unset:
+        from pipelint.engine.config import UNSET
+
         if self.max_file_size is None:
             return UNSET
         try:
@@ -230,6 +234,7 @@ class CheckFlags:
         return self.output_format or ("full" if is_terminal(out) else "concise")
 
     def run_options(self) -> RunOptions:
+        from pipelint.cli.parallel import default_jobs
         from pipelint.cli.run import RunOptions
 
         return RunOptions(
@@ -315,7 +320,7 @@ def rule(code: str | None, show_all: bool, output_format: str | None, color: str
     """Print a rule's document, or list all rules."""
     import shutil
 
-    from pipelint.engine import ruledocs
+    from pipelint.engine import registry, ruledocs
     from pipelint.output import rule_document
 
     out = sys.stdout
