@@ -134,3 +134,32 @@ def test_a_dead_worker_costs_nothing_but_time(size_of):
     with OrderedPool(_dies_in_a_worker, 2) as pool:
         results = list(pool.run(iter(range(8)), lambda number: number, size_of))
     assert results == [(number, number + 100) for number in range(8)]
+
+
+WARMED = "PIPELINT_TEST_WARMED"
+
+
+def _warm_up() -> None:
+    os.environ[WARMED] = str(os.getpid())
+
+
+def _warmed_in(number: int) -> tuple[int, str | None]:
+    return number, os.environ.get(WARMED)
+
+
+def test_started_workers_warm_up_before_their_first_job():
+    """`start` forks every worker at once; each runs warm_up (the engine's imports) before any job."""
+    with OrderedPool(_warmed_in, 2, warm_up=_warm_up) as pool:
+        pool.start()
+        results = list(pool.run(iter(range(8)), lambda number: number, _own_batch))
+    assert [number for number, _ in results] == list(range(8))
+    warmed = {result[1] for _, result in results}
+    assert None not in warmed and str(PARENT) not in warmed  # in the workers, not here
+    assert WARMED not in os.environ
+
+
+def test_one_job_at_a_time_starts_no_worker():
+    with OrderedPool(_warmed_in, 1, warm_up=_warm_up) as pool:
+        pool.start()
+        results = list(pool.run(iter(range(3)), lambda number: number))
+    assert results == [(number, (number, None)) for number in range(3)]

@@ -1,17 +1,12 @@
-"""The registry's lines and the rule classes say the same, and what each command imports stays what it needs.
+"""The registry's lines and the rule classes say the same.
 
 Selection reads the registry's lines without importing a rule (registry.py):
 a line that disagreed with its class would select by one and report by the
-other. The import tests keep start-up from growing back: `pipelint --version`
-imports no engine, a run answered from the cache no tree-sitter and no rule,
-and a lint the rules it runs only (docs/benchmarks.md, "Start-up").
+other.
 """
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -47,34 +42,3 @@ def test_selection_reads_the_lines():
     assert registry.lookup("pl504") is registry.BY_CODE["PL504"]
     assert [rule.code for rule in Settings().enabled_rules()] == sorted(Settings().enabled_codes())
     assert registry.RULES == tuple(line.load() for line in registry.TABLE)
-
-
-def imported_by(code: str, cwd: Path) -> set[str]:
-    """The modules a fresh interpreter holds after running code (the command line's entry point, say)."""
-    script = f"import json, sys\ntry:\n{code}\nexcept SystemExit:\n    pass\nprint(json.dumps(sorted(sys.modules)), file=sys.stderr)"
-    done = subprocess.run([sys.executable, "-c", script], cwd=cwd, capture_output=True, text=True, check=True)
-    return set(json.loads(done.stderr.strip().splitlines()[-1]))
-
-
-def main_with(*arguments: str) -> str:
-    return f"    sys.argv = ['pipelint', *{list(arguments)!r}]\n    from pipelint.cli.main import main\n    main()"
-
-
-def engine_modules(modules: set[str]) -> set[str]:
-    return {name for name in modules if name.startswith(("tree_sitter", "pipelint.rule", "pipelint.engine.checker"))}
-
-
-def test_version_imports_no_engine_and_no_format(tmp_path):
-    modules = imported_by(main_with("--version"), tmp_path)
-    assert engine_modules(modules) == set()
-    assert not {name for name in modules if name.startswith(("pipelint.output.", "pipelint.cli.run", "rich", "pathspec"))}
-
-
-def test_a_run_answered_from_the_cache_imports_no_tree_sitter_and_no_rule(tmp_path):
-    (tmp_path / "one.sh").write_text("cat f | grep x\n")
-    first = imported_by(main_with("check", "one.sh"), tmp_path)
-    assert "pipelint.rules.pl001_useless_cat" in first
-    assert "pipelint.rules.pl504_sort_head" not in first  # off by default: not imported
-    assert not {name for name in first if name.startswith(("pathspec", "concurrent", "multiprocessing", "subprocess"))}
-    again = imported_by(main_with("check", "one.sh"), tmp_path)
-    assert engine_modules(again) == set()

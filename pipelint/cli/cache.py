@@ -232,10 +232,17 @@ class Caches:
         codes = _codes(settings, path if settings.per_file_ignores else None)
         return key(source, path, settings, codes, self.mounts)
 
+    def may_answer(self, settings: Settings) -> bool:
+        """Whether files under these settings may be answered from the cache: it is on and its file exists."""
+        return self.enabled and (self._folder(settings) / FILE_NAME).is_file()
+
+    def _folder(self, settings: Settings) -> Path:
+        return settings.cache_dir if settings.cache_dir is not None else self._default_folder
+
     def for_settings(self, settings: Settings) -> Cache | None:
         if not self.enabled:
             return None
-        folder = settings.cache_dir if settings.cache_dir is not None else self._default_folder
+        folder = self._folder(settings)
         cache = self._open.get(folder)
         if cache is None:
             cache = self._open[folder] = Cache.open(folder)

@@ -170,14 +170,16 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
 
     run = Run(options)
     pending: list[_PendingWrite] = []
-    # With a folder or several files, the workers start before the files are found: each imports the
-    # engine while this process walks the folders (this one never imports it). One file is linted here,
-    # not pickled to a worker and back.
+    caches = Caches(options.cache, options.mountinfo)
+    # One file is linted here, not pickled to a worker and back. With a folder or several files the
+    # workers start at the first file the cache does not answer; with no cache to answer, before the
+    # files are found: each imports the engine while this process walks the folders (this one never
+    # imports it), and a run answered from the cache forks no worker.
     several = len(paths) > 1 or any(os.path.isdir(path) for path in paths)
     with OrderedPool(_lint_job, options.jobs if several else 1, warm_up=_import_engine) as pool:
-        pool.start()
+        if several and not _may_be_cached(paths[0], resolver, caches):
+            pool.start()
         targets = list(_targets(paths, resolver, run))
-        caches = Caches(options.cache, options.mountinfo)
         with FileProgress(len(targets), options.progress, options.progress_colour) as progress:
             slots = (_prepare(run, resolver, caches, target) for target in targets)
             for slot, outcome in pool.run(slots, lambda slot: slot.job, lambda job: len(job.source)):
@@ -192,6 +194,12 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
         for folder in run.empty_folders:
             run.warning(f"no shell scripts found in {printable(folder)}")
     return run
+
+
+def _may_be_cached(path: str, resolver: SettingsResolver, caches: Caches) -> bool:
+    """Whether the cache may answer for the first path named (its settings' cache file exists)."""
+    resolved = _resolve(resolver, Path(path)) if path != "-" else ConfigError()
+    return not isinstance(resolved, ConfigError) and caches.may_answer(resolved)
 
 
 # Which files.
