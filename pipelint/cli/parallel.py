@@ -37,6 +37,10 @@ IN_FLIGHT_PER_WORKER = 4
 # A batch is sent once its jobs reach this size (bytes of scripts) or count.
 BATCH_SIZE = 256 * 1024
 BATCH_COUNT = 64
+# The first batches are smaller, each twice the last, so that every worker has files at once: a
+# folder of 80 small scripts went out as batches of 64 and 16 files, one worker doing four fifths.
+FIRST_BATCH_SIZE = 16 * 1024
+FIRST_BATCH_COUNT = 4
 
 
 def default_jobs() -> int:
@@ -105,18 +109,21 @@ class OrderedPool(Generic[Job, Result]):
         worker per batch, not per file. Handing 1,400 small scripts over one
         by one cost the parent a second of CPU in queue threads and pickling.
 
-        The pool starts at the first job: a run whose results all come from
-        the cache never forks.
+        The pool starts at the first job (or at `start`): a run whose results
+        all come from the cache never forks.
         """
         inline = self.jobs == 1
         window = 1 if inline else self.jobs * IN_FLIGHT_PER_WORKER
         pending: deque[_Batch] = deque()
         batch = _Batch()
+        sent = 0  # batches sent: the limits double with each, up to BATCH_SIZE and BATCH_COUNT
         for item in items:
             job = job_of(item)
             batch.add(item, job, 0 if job is None else size_of(job))
-            if inline or batch.size >= BATCH_SIZE or len(batch.entries) >= BATCH_COUNT:
+            size_limit = min(BATCH_SIZE, FIRST_BATCH_SIZE << sent)
+            if inline or batch.size >= size_limit or len(batch.entries) >= min(BATCH_COUNT, FIRST_BATCH_COUNT << sent):
                 pending.append(self._submit(batch))
+                sent = min(sent + 1, 8)  # 16 KiB << 4 is BATCH_SIZE already
                 batch = _Batch()
             while len(pending) >= window:
                 yield from self._take(pending.popleft())
