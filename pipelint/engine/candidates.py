@@ -72,8 +72,7 @@ def _plan(rules: tuple[type[Rule], ...]) -> Plan:
     patterns = [
         "(comment) @comment",
         "(command) @command",
-        "(pipeline) @pipeline",
-        "(redirected_statement) @redirected",
+        pipelines.PIECES,
         # What script facts and the context would otherwise query the whole tree again for
         # (one traversal of a 2 MB script costs a quarter of its parse):
         facts.STATEMENT_PATTERNS,

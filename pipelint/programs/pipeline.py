@@ -110,9 +110,18 @@ def redirect_operator_end(redirect: Node) -> int:
 # What to capture to find pipelines (`roots` takes the captures): every
 # `pipeline`, every redirected statement holding one (`(a | b) 2>e | c`,
 # `cat <<EOF | x`), and the stages tree-sitter files under a here-document operator.
-# The stages tree-sitter files under a here-document operator (`cat <<EOF | grep x`); the pipelines
-# and redirected statements themselves are captured as plain nodes (`Pieces`).
+# What `Pieces` reads: pipelines and redirected statements, captured as plain nodes (their children
+# are read in Python: candidates.py says why), and the stages tree-sitter files under a
+# here-document operator (`cat <<EOF | grep x`), which only the pipelines' roots need.
+PIECES = "(pipeline) @pipeline\n(redirected_statement) @redirected"
 CONTINUATIONS = "(heredoc_redirect (pipeline) @pipeline_continuation)"
+QUERY = PIECES + "\n" + CONTINUATIONS
+
+
+def roots(captured: dict[str, list[Node]]) -> list[Node]:
+    """The outermost node of each logical pipeline, from the captures of QUERY (`Pieces.roots`)."""
+    pieces = Pieces(captured.get("pipeline", []), captured.get("redirected", []))
+    return pieces.roots(captured.get("pipeline_continuation", []))
 
 
 class Pieces:
