@@ -17,7 +17,8 @@ C D E, …), every command a fresh process:
                    before a change, from `git archive`), its flags as it has them; both checkouts
                    run through PYTHONPATH, which an editable install of pipelint overrides: give
                    `--python` a venv's interpreter with pipelint's dependencies but not pipelint
-                   (checked: the run stops if a command would import another pipelint)
+                   (checked: the run stops if a command would import another pipelint);
+                   and its default jobs (`--baseline-parallel-flags`), for its own ratio
 
 Medians and ratios; goals (issue 11): --jobs 1 ≤ 2× bare parse, default jobs ≤
 0.6× --jobs 1 on 2 cores, cached ≤ 0.15× --jobs 1. The load average is printed
@@ -148,6 +149,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=10, help="ShellCheck lints 1 file in this many")
     parser.add_argument("--baseline", type=Path, help="another checkout to time beside this one (a before)")
     parser.add_argument("--baseline-flags", default="--jobs 1 --no-cache", help="its flags for a one-process, uncached run")
+    parser.add_argument("--baseline-parallel-flags", default="--no-cache", help="its flags for an uncached run with default jobs")
     parser.add_argument("--python", default=sys.executable, help="the interpreter every command runs with")
     args = parser.parse_args()
     for repo in (REPO, *([args.baseline] if args.baseline else [])):
@@ -173,7 +175,8 @@ def main() -> None:
         repos: dict[str, Path] = {}  # the checkout each command runs from, when not this one
         if args.baseline is not None:
             commands["baseline --jobs 1"] = [*pipelint, *args.baseline_flags.split(), str(corpus)]
-            repos["baseline --jobs 1"] = args.baseline.resolve()
+            commands["baseline default jobs"] = [*pipelint, *args.baseline_parallel_flags.split(), str(corpus)]
+            repos["baseline --jobs 1"] = repos["baseline default jobs"] = args.baseline.resolve()
         shellcheck = shutil.which("shellcheck")
         if shellcheck is not None:
             sampled = [str(path) for path in sorted(sample_folder.iterdir())]
@@ -201,12 +204,18 @@ def report(samples: dict[str, list[float]], cpus: dict[str, list[float]], lines:
     one = median["pipelint --jobs 1"]
     print("\n| run | median wall time | lines/s | × bare parse | × --jobs 1 | median CPU (× bare parse) |")
     print("|---|---|---|---|---|---|")
-    for name in ("bare parse", "engine floor", "baseline --jobs 1", "pipelint --jobs 1", "pipelint default jobs", "pipelint cached"):
+    runs = ("bare parse", "engine floor", "baseline --jobs 1", "baseline default jobs", "pipelint --jobs 1", "pipelint default jobs",
+            "pipelint cached")  # fmt: skip
+    for name in runs:
         if name not in median:
             continue
         value = median[name]
         print(f"| {name} | {value:.3f} s | {lines / value:,.0f} | {value / median['bare parse']:.2f} | {value / one:.2f} "
               f"| {cpu[name]:.3f} s ({cpu[name] / cpu['bare parse']:.2f}) |")  # fmt: skip
+    print(f"\ndefault jobs / --jobs 1: {median['pipelint default jobs'] / one:.2f}", end="")
+    if "baseline default jobs" in median:
+        print(f"; baseline {median['baseline default jobs'] / median['baseline --jobs 1']:.2f}", end="")
+    print()
     if shellcheck is not None:
         banner = subprocess.run([shellcheck, "--version"], capture_output=True, text=True).stdout
         version = re.search(r"version: (\S+)", banner)
