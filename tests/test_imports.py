@@ -52,3 +52,14 @@ def test_a_folder_answered_from_the_cache_starts_no_worker(tmp_path):
     again = imported_by(main_with("check", "."), tmp_path)
     assert engine_modules(again) == set()
     assert not {name for name in again if name.startswith(("concurrent", "multiprocessing"))}
+
+
+def test_a_small_folder_is_linted_without_workers_and_a_large_one_with_them(tmp_path):
+    """Workers only for work worth their start (run.WORKERS_WORTH_MS)."""
+    small, large = tmp_path / "small", tmp_path / "large"
+    for folder, lines in ((small, 1), (large, 30_000)):  # 3 files of 300 KiB: ~270 ms of lint by the estimate
+        folder.mkdir()
+        for name in ("a.sh", "b.sh", "c.sh"):
+            (folder / name).write_text("cat f | grep x\n" + "# a comment\n" * lines)
+    assert "multiprocessing" not in imported_by(main_with("check", "--no-cache", "--jobs", "2", "."), small)
+    assert "multiprocessing" in imported_by(main_with("check", "--no-cache", "--jobs", "2", "."), large)

@@ -13,6 +13,9 @@ from pipelint.output import FORMATS
 from pipelint.cli.parallel import BATCH_SIZE, OrderedPool
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+# Enough text that the tree's lint is worth two workers (run.WORKERS_WORTH_MS): without it the run
+# stays in one process, and these tests would compare one process with itself.
+PADDING = b"# a comment line that makes the file long enough to be worth a worker\n" * 400
 
 
 @pytest.fixture(scope="module")
@@ -24,11 +27,18 @@ def tree(tmp_path_factory) -> Path:
         source = sources[index % len(sources)]
         folder = root / f"part{index % 7}" / f"sub{index % 3}"
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{index:03d}-{source.name}").write_bytes(source.read_bytes() + f"\necho {index}\n".encode())
+        (folder / f"{index:03d}-{source.name}").write_bytes(source.read_bytes() + f"\necho {index}\n".encode() + PADDING)
     (root / "part1" / "binary.sh").write_bytes(b"\0\1\2 not a script")
     (root / "part2" / "broken.sh").write_bytes(b"cat f | grep x\nif true; then\n  echo 'unterminated\n")
     (root / "part3" / "same.sh").symlink_to(root / "part1" / "sub1" / "001-deploy-report.bash")
     return root
+
+
+def test_the_tree_is_worth_two_workers(tree):
+    from pipelint.cli import run
+
+    files = [path for path in tree.rglob("*.*") if path.is_file()]
+    assert sum(run._lint_estimate(path) for path in files) > 1.5 * run.WORKERS_WORTH_MS
 
 
 @pytest.mark.parametrize("output_format", sorted(FORMATS))

@@ -80,6 +80,11 @@ class OrderedPool(Generic[Job, Result]):
         self.warm_up = warm_up
         self._executor: Executor | None = None
 
+    def stay_here(self) -> None:
+        """Run every job in this process after all, unless the workers have started."""
+        if self._executor is None:
+            self.jobs = 1
+
     def start(self) -> None:
         """Start the workers now, not at the first job (nothing to start with one job at a time)."""
         if self.jobs > 1:

@@ -171,15 +171,22 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
     run = Run(options)
     pending: list[_PendingWrite] = []
     caches = Caches(options.cache, options.mountinfo)
-    # One file is linted here, not pickled to a worker and back. With a folder or several files the
-    # workers start at the first file the cache does not answer; with no cache to answer, before the
-    # files are found: each imports the engine while this process walks the folders (this one never
-    # imports it), and a run answered from the cache forks no worker.
-    several = len(paths) > 1 or any(os.path.isdir(path) for path in paths)
-    with OrderedPool(_lint_job, options.jobs if several else 1, warm_up=_import_engine) as pool:
-        if several and not _may_be_cached(paths[0], resolver, caches):
-            pool.start()
-        targets = list(_targets(paths, resolver, run))
+    with OrderedPool(_lint_job, options.jobs, warm_up=_import_engine) as pool:
+        # Workers only for work worth their start (WORKERS_WORTH_MS): a file or a few small ones are
+        # linted here. With no cache to answer, they start as soon as the files found are worth it,
+        # and import the engine while this process walks on (this one never imports it); else at the
+        # first file the cache does not answer, so that a run the cache answers forks none.
+        start_early = options.jobs > 1 and not _may_be_cached(paths[0], resolver, caches)
+        targets: list[Target] = []
+        work = 0.0
+        for target in _targets(paths, resolver, run):
+            targets.append(target)
+            work += _lint_estimate(target.path)
+            if start_early and work >= WORKERS_WORTH_MS and len(targets) > 1:
+                pool.start()
+                start_early = False
+        if work < WORKERS_WORTH_MS or len(targets) < 2:
+            pool.stay_here()
         with FileProgress(len(targets), options.progress, options.progress_colour) as progress:
             slots = (_prepare(run, resolver, caches, target) for target in targets)
             for slot, outcome in pool.run(slots, lambda slot: slot.job, lambda job: len(job.source)):
@@ -194,6 +201,22 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
         for folder in run.empty_folders:
             run.warning(f"no shell scripts found in {printable(folder)}")
     return run
+
+
+# What a file costs to lint, CPU ms: 0.4 + 0.3 per KiB, fitted to the --jobs 1 lint of each of 1,355
+# scripts of the bench corpus (tests/benchmarks/bench_lint.py). A worker's start costs ~90 ms (the
+# engine's imports, multiprocessing): two workers pay off once half the lint is more than that.
+LINT_MS_PER_FILE = 0.4
+LINT_MS_PER_KIB = 0.3
+WORKERS_WORTH_MS = 200.0
+
+
+def _lint_estimate(path: Path | None) -> float:
+    try:
+        size = 0 if path is None else os.stat(path).st_size
+    except OSError:
+        size = 0
+    return LINT_MS_PER_FILE + LINT_MS_PER_KIB * size / 1024
 
 
 def _may_be_cached(path: str, resolver: SettingsResolver, caches: Caches) -> bool:
