@@ -17,6 +17,7 @@ import os
 import stat
 import sys
 from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -172,28 +173,21 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
     pending: list[_PendingWrite] = []
     caches = Caches(options.cache, options.mountinfo)
     with OrderedPool(_lint_job, options.jobs, warm_up=_import_engine) as pool:
-        # Workers only for work worth their start (WORKERS_WORTH_MS): a file or a few small ones are
-        # linted here. With no cache to answer, they start as soon as the files found are worth it,
-        # and import the engine while this process walks on (this one never imports it); else at the
-        # first file the cache does not answer, so that a run the cache answers forks none.
         start_early = options.jobs > 1 and not _may_be_cached(paths[0], resolver, caches)
-        targets: list[Target] = []
-        work = 0.0
-        for target in _targets(paths, resolver, run):
-            targets.append(target)
-            work += _lint_estimate(target.path)
-            if start_early and work >= WORKERS_WORTH_MS and len(targets) > 1:
-                pool.start()
-                start_early = False
-        if work < WORKERS_WORTH_MS or len(targets) < 2:
-            pool.stay_here()
-        with FileProgress(len(targets), options.progress, options.progress_colour) as progress:
+        discovery = _Discovery(_targets(paths, resolver, run), pool, start_early)
+        targets: Iterable[Target] = discovery
+        if options.progress:  # the bar counts the files from the start: all are found first
+            targets = list(discovery)
+        with FileProgress(len(targets) if isinstance(targets, list) else 0, options.progress, options.progress_colour) as progress:
             slots = (_prepare(run, resolver, caches, target) for target in targets)
-            for slot, outcome in pool.run(slots, lambda slot: slot.job, lambda job: len(job.source)):
-                checked = _finish(run, resolver, caches, slot, outcome)
-                progress.advance(slot.lines)
-                if checked is not None:
-                    pending.append(checked)
+            # What the files say is said once discovery is done (in path order, after what discovery
+            # said), as when the files were all found first: the output is --jobs 1's.
+            held: list[tuple[_Slot, FileReport | _Failure | None]] = []
+            for taken in pool.run(slots, lambda slot: slot.job, lambda job: len(job.source)):
+                held.append(taken)
+                if discovery.done:
+                    pending += _finish_all(run, resolver, caches, held, progress)
+            pending += _finish_all(run, resolver, caches, held, progress)
     caches.save()
     for write in pending:
         _write(run, write)
@@ -209,6 +203,60 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
 LINT_MS_PER_FILE = 0.4
 LINT_MS_PER_KIB = 0.3
 WORKERS_WORTH_MS = 200.0
+
+
+def _finish_all(run: Run, resolver: SettingsResolver, caches: Caches,
+                held: list[tuple[_Slot, FileReport | _Failure | None]], progress: FileProgress) -> list[_PendingWrite]:  # fmt: skip
+    """_finish each target held, in order; held is emptied."""
+    pending = []
+    for slot, outcome in held:
+        checked = _finish(run, resolver, caches, slot, outcome)
+        progress.advance(slot.lines)
+        if checked is not None:
+            pending.append(checked)
+    held.clear()
+    return pending
+
+
+class _Discovery:
+    """The files to lint, handed on as they are found once they are worth workers, else all at the end.
+
+    The files are linted while discovery still walks the folders: on
+    /work/corpus/x (4,069 files, 535 scripts) reading the `#!` line of every
+    file took a fifth of a run with two workers before any script reached
+    one. Workers start only for work worth their start (WORKERS_WORTH_MS): a
+    few small files are linted in this process, decided before the first is
+    handed on. With no cache to answer (start_early), the workers start as
+    soon as the files found are worth them, and import the engine while this
+    process walks on; else at the first file the cache does not answer, so
+    that a run the cache answers forks none.
+    """
+
+    def __init__(self, targets: Iterator[Target], pool: OrderedPool, start_early: bool) -> None:
+        self._targets = targets
+        self._pool = pool
+        self._start_early = start_early
+        self.done = False  # every folder walked: all that discovery reports is said
+
+    def __iter__(self) -> Iterator[Target]:
+        held: list[Target] = []
+        work = 0.0
+        workers = False
+        for target in self._targets:
+            if workers:
+                yield target
+                continue
+            held.append(target)
+            work += _lint_estimate(target.path)
+            if work >= WORKERS_WORTH_MS and len(held) > 1:
+                workers = True
+                if self._start_early:
+                    self._pool.start()
+                yield from held
+        self.done = True
+        if not workers:
+            self._pool.stay_here()
+            yield from held
 
 
 def _lint_estimate(path: Path | None) -> float:
