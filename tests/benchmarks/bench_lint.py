@@ -124,12 +124,17 @@ def imported_from(python: str, repo: Path) -> Path:
 
 
 def timed(command: list[str], cwd: Path, repo: Path = REPO) -> tuple[float, float]:
-    """(wall, CPU) seconds: the CPU (user + system of the process and its workers) is what a loaded
-    machine moves least, for a run in one process."""
+    """(wall, CPU) seconds of command run from repo's checkout."""
     env = dict(os.environ, PYTHONPATH=str(repo))
     # An installed pipelint runs from bytecode pip compiled; a checkout run with
     # PYTHONDONTWRITEBYTECODE would compile every module on every run (60 ms here).
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return measured(command, cwd, env)
+
+
+def measured(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds: the CPU (user + system of the process and its workers) is what a loaded
+    machine moves least, for a run in one process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -40,16 +40,16 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_lint import REPO, imported_from, load, measured  # noqa: E402
 
 # Two lines, one finding: the file of the issue's measurement.
 SCRIPT = b"#!/bin/sh\ncat access.log | grep 500\n"
@@ -66,31 +66,11 @@ def environment(checkout: Path | None) -> dict[str, str]:
     return env
 
 
-def imported_from(python: str, checkout: Path | None) -> Path:
-    done = subprocess.run([python, "-c", "import pipelint; print(pipelint.__file__)"], env=environment(checkout),
-                          capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())  # fmt: skip
-    return Path(done.stdout.strip()).resolve().parent.parent
-
-
-def run(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    """(wall, CPU) seconds of one run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-
-
 def instructions(command: list[str], cwd: Path, env: dict[str, str]) -> int | None:
     done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
                           cwd=cwd, env=env, capture_output=True, text=True)  # fmt: skip
     found = re.search(r"refs:\s+([\d,]+)", done.stderr)
     return int(found.group(1).replace(",", "")) if found else None
-
-
-def load() -> str:
-    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 def main() -> None:
@@ -107,7 +87,7 @@ def main() -> None:
     if args.baseline is not None:
         checkouts["before: "] = args.baseline.resolve()
     for label, checkout in checkouts.items():
-        found = imported_from(args.python, checkout)
+        found = imported_from(args.python, checkout or REPO)
         if found != (checkout or REPO).resolve():
             sys.exit(f"{args.python} imports pipelint from {found}, not {checkout or REPO}: an editable install "
                      "takes precedence over PYTHONPATH; use --python from a venv without pipelint")  # fmt: skip
@@ -136,14 +116,14 @@ def main() -> None:
         lines = text.count(b"\n")
         print(f"{len(text)} bytes, {lines} lines; {os.cpu_count()} CPUs; {args.python}; load average before: {load()}")
         for command, cwd, env in commands.values():  # bytecode, page cache, and pipelint's results cache
-            run(command, cwd, env)
+            measured(command, cwd, env)
         walls: dict[str, list[float]] = {name: [] for name in commands}
         cpus: dict[str, list[float]] = {name: [] for name in commands}
         for number in range(args.rounds):
             for name, (command, cwd, env) in commands.items():
                 if cwd.name.startswith("changed-"):
                     (cwd / "one.sh").write_bytes(text + f"# round {number}\n".encode())  # not in the cache yet
-                wall, cpu = run(command, cwd, env)
+                wall, cpu = measured(command, cwd, env)
                 walls[name].append(wall)
                 cpus[name].append(cpu)
         counts: dict[str, int | None] = {}
