@@ -66,7 +66,7 @@ class Trait(Enum):
     CONTROLS_FLOW = "a builtin that acts on the loop, function or shell it runs in (`break`, `exit`)"
     SPECIAL_BUILTIN = "a POSIX special builtin: a failed redirect on it ends a POSIX shell"
     RUNS_OTHER_CODE = "runs code the script does not show (`. FILE`, `eval`): it may define or set anything"
-    RUNS_BUILTINS = "runs the builtin named after it in the same shell (`command cd`, `builtin read`)"
+    RUNS_BUILTINS = "runs the builtin named after it in the same shell (`command cd`, `builtin read`, bash's `time cd`)"
     SETS_OPTIONS = "turns shell options on or off (`set -e`, `shopt -s lastpipe`; an ERR trap acts as errexit)"
     SHAPES_LATER_COMMANDS = "changes how every later command runs: the shell's descriptors, directory or builtins"
     SETUP_ONLY = "prepares the shell or a folder and prints nothing (`cd`, `umask`, `mkdir`)"
@@ -451,6 +451,18 @@ PROGRAMS: dict[bytes, Program] = {
         _entry(DEFAULT, STATE),
     ),  # fmt: skip
     **dict.fromkeys((b"alias", b"unalias"), _entry(DEFAULT, STATE, Trait.DEFINES_ALIASES)),
+    # Builtins that keep what they set in the shell they run in: bash's completions, key bindings, history
+    # and directory stack (`complete -W x foo`, `dirs -c`), a job spec (`kill %1` names the shell's own
+    # jobs; a subshell has none), dash's `chdir`, ksh's typed variables, `autoload`, `hist` (it
+    # runs earlier commands again) and `redirect` (ksh93's `command exec`), mksh's `global`.
+    **dict.fromkeys(
+        (b"complete", b"compopt", b"bind", b"history", b"fc", b"dirs", b"kill", b"autoload", b"integer", b"float",
+         b"nameref", b"compound", b"enum", b"global", b"hist"),
+        _entry(DEFAULT, STATE),
+    ),  # fmt: skip
+    b"chdir": _entry(DEFAULT, NO_STDIN, STATE, Trait.SHAPES_LATER_COMMANDS, Trait.SETUP_ONLY),
+    b"redirect": _entry(DEFAULT, STATE, Trait.SHAPES_LATER_COMMANDS),
+    b"newgrp": _entry(DEFAULT, STATE, FLOW),  # ksh93's builtin replaces the shell, as `exec newgrp` does
     b"builtin": _entry(DEFAULT, STATE, Trait.RUNS_BUILTINS, Trait.SHAPES_LATER_COMMANDS),
     # Compressors: the short options of each that take a value.
     # xz calls -0…-3 its fast presets; bzip2's level only sets the block size, so all of them are slow; gzip's
@@ -559,8 +571,9 @@ PROGRAMS: dict[bytes, Program] = {
     b"kubectl": _entry(_KUBECTL, Trait.RUNS_ELSEWHERE),
     b"oc": _entry(_KUBECTL, Trait.RUNS_ELSEWHERE),
     # Wrappers: they run the program named after their own options.
-    **{name: _wrapper(spec) for name, spec in _WRAPPER_SPECS.items() if name not in (b"command", b"exec")},
+    **{name: _wrapper(spec) for name, spec in _WRAPPER_SPECS.items() if name not in (b"command", b"exec", b"time")},
     b"command": _wrapper(_WRAPPER_SPECS[b"command"], Trait.RUNS_BUILTINS),
+    b"time": _wrapper(_WRAPPER_SPECS[b"time"], Trait.RUNS_BUILTINS),  # bash's keyword: `time set -e` sets errexit
     b"exec": _wrapper(_WRAPPER_SPECS[b"exec"], STATE, FLOW, SPECIAL, Trait.SHAPES_LATER_COMMANDS),
 }
 
