@@ -14,6 +14,7 @@ from tree_sitter import Node, Tree
 
 from pipelint.engine import candidates, suppression
 from pipelint.embedded import find as embedded
+from pipelint.embedded import inner_code
 from pipelint.facts import exit_status
 from pipelint.shell import directives, parse_guards, syntax
 from pipelint.programs import pipeline as pipelines
@@ -179,6 +180,9 @@ def check(
         result.suppressions = suppression.collect(directives.placed(comments, source))
     loops_only = settings.loops_only if settings is not None else frozenset()
     quirks = HereDocumentSubstitutions(source, parsed.root)
+    unreadable = None
+    if region is not None and (region.outer_code or region.script_on_stdin):
+        unreadable = inner_code.unreadable_from(parsed.root, region, context.command)
     suppressed = suppression.Coverage(result.suppressions)
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
@@ -187,14 +191,16 @@ def check(
             continue  # in the default set only where it runs once per iteration
         if suppressed.covers(finding.code, finding.start):
             continue
-        result.findings.append(_guard_fix(finding, parsed, source, dialect, quirks))
+        result.findings.append(_guard_fix(finding, parsed, source, dialect, quirks, unreadable))
     if report_unused and only is None:
         result.findings += suppression.report_unused(result.suppressions, rules, source, result.parse_failures)
         result.findings.sort(key=lambda finding: (finding.start, finding.code))
     depth = 0 if region is None else region.depth
     remote = SHELLS[settings.remote_shell].dialect if settings is not None else Dialect.SH
     seen = partial(exit_status.command_status_observed, facts=context.facts)
-    result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen)
+    environment = (region.environment if region is not None else ()) + context.facts.exported_startup
+    known = embedded.known_words(context.facts)
+    result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen, environment, known)
     return result
 
 
@@ -213,9 +219,10 @@ def _context(
     """What the rules read about this file, with the facts fed by the candidates' captures (not queried again)."""
     wrapped = None if parsed.root.has_error else found.wrapped  # captures skip ERROR subtrees: there, ask the tree
     reader = CommandModels(found.names, wrapped)
-    start = region.options if region is not None else frozenset()
+    start = region.start_options if region is not None else frozenset()
     handed_on = region.status_handed_on if region is not None else True
-    facts = ScriptFacts(parsed.root, reader, start, handed_on, found.captured, found.names, variables)
+    unseen_first = region.runs_code_first if region is not None else False
+    facts = ScriptFacts(parsed.root, reader, start, handed_on, found.captured, found.names, variables, unseen_first)
     return Context(
         source=source,
         root=parsed.root,
@@ -346,11 +353,18 @@ def _touches(ranges: list[tuple[int, int]], start: int, end: int) -> bool:
 
 
 def _guard_fix(
-    finding: Finding, parsed: _Parsed, source: bytes, dialect: Dialect, quirks: HereDocumentSubstitutions
+    finding: Finding,
+    parsed: _Parsed,
+    source: bytes,
+    dialect: Dialect,
+    quirks: HereDocumentSubstitutions,
+    unreadable: inner_code.Unreadable | None = None,
 ) -> Finding:
     """Drop a fix that edits next to a parse error, in a here-document body or on a byte the guards repaired,
     that adds a bashism to an sh script, or that moves a CRLF line's `\r` onto another word; make a safe
-    fix unsafe where bash runs a `$(…)` otherwise than it reads (`bash_quirks`)."""
+    fix unsafe where bash runs a `$(…)` otherwise than it reads (`bash_quirks`), and in an inner script
+    from where its text may not run as written (`embedded.inner_code`: an outer expansion, a reader of
+    the stdin the script comes from)."""
     fix = finding.fix
     if fix is None or not fix.edits:
         return finding
@@ -365,6 +379,9 @@ def _guard_fix(
         return finding.with_fix(None)
     if fix.applicability is Applicability.SAFE and quirks.holds(start, end):
         help_text = finding.help or f"The fix is unsafe: {BASH_HEREDOC_SUBSTITUTION}."
+        return replace(finding, fix=replace(fix, applicability=Applicability.UNSAFE), help=help_text)
+    if fix.applicability is Applicability.SAFE and unreadable is not None and end > unreadable.offset:
+        help_text = finding.help or f"The fix is unsafe: {unreadable.reason}."
         return replace(finding, fix=replace(fix, applicability=Applicability.UNSAFE), help=help_text)
     return finding
 

@@ -104,6 +104,7 @@ class ShellOptions:
         loops: list[Node],
         from_start: Iterable[str],
         program_of: Callable[[Node], bytes | None] = lambda node: syntax.basename(syntax.command_name(node)),
+        unseen_code_first: bool = False,
     ):
         self._turn_ons: dict[str, list[_TurnOn]] = {}
         self._turn_offs: dict[str, list[_TurnOff]] = {}
@@ -114,7 +115,8 @@ class ShellOptions:
         self._function_nest = _Nest(self._functions)
         self._loop_nest = _Nest((node.start_byte, node.end_byte) for node in loops)
         self._options: dict[str, _Option] = {}  # built on the first question about each option
-        self._runs_other_code = False  # `. FILE`, `source`, `eval`: no `set +e` proves anything
+        # `. FILE`, `source`, `eval`, or code run first (BASH_ENV): no `set +e` proves anything (an ERR trap stays)
+        self._runs_other_code = unseen_code_first
         for name in from_start:
             self._turn_ons.setdefault(name, []).append(_TurnOn(0, 0, None, False))
         shebang = root.text[: root.text.find(b"\n")] if root.text.startswith(b"#!") else b""

@@ -55,7 +55,7 @@ class Trait(Enum):
     DRAINS_INPUT = "reads its input to the end whatever it holds (unless one of `stops_early_with`)"
     SILENT_ON_EMPTY = "prints nothing when its input is empty (unless one of `speaks_on_empty_with`)"
     FAILS_ON_EMPTY = "exits non-zero on empty input (unless one of `succeeds_on_empty_with`)"
-    NEVER_READS_STDIN = "never reads standard input (a shell builtin that prints or sets)"
+    NEVER_READS_STDIN = "never reads standard input (unless one of `reads_stdin_with`): a builtin that prints or sets, `mkdir`"
     BOUNDED_OUTPUT = "prints a few lines, however large the data around it is"
     OUTPUT_AT_MOST_INPUT = "writes at most its input (or a fixed multiple of it): a filter that cannot make more"
     BUFFER = "copies its input to its output unchanged (a meter or a buffer)"
@@ -104,6 +104,7 @@ class Program:
     speaks_on_empty_with: frozenset[str] = frozenset()  # SILENT_ON_EMPTY, except with one of these (`grep -c`)
     succeeds_on_empty_with: frozenset[str] = frozenset()  # FAILS_ON_EMPTY, except with one of these (`grep -L`)
     writes_file_with: frozenset[str] = frozenset()  # options naming a file it writes instead of stdout (`sort -o F`)
+    reads_stdin_with: frozenset[str] = frozenset()  # NEVER_READS_STDIN, except with one of these (`rm -i` asks)
     restores_dump_with: frozenset[str] = frozenset()  # RESTORES_DUMP only with one of these (`tar -x`); empty: always
     format: str | None = None  # COMPRESSOR, DECOMPRESSOR: "gzip", "xz"…
     filesystem: str | None = None  # MOUNTS: the type a mount helper mounts (`mount.nfs4`: nfs4)
@@ -406,14 +407,21 @@ PROGRAMS: dict[bytes, Program] = {
     b"base64": _entry(DEFAULT, QUIET, DRAINS, SHRINKS),
     b"base32": _entry(DEFAULT, QUIET, DRAINS),
     **dict.fromkeys((b"md5sum", b"sha1sum", b"sha256sum", b"sha512sum", b"cksum"), _entry(DEFAULT, QUIET, DRAINS)),
-    b"seq": _entry(DEFAULT, QUIET),
-    b"yes": _entry(DEFAULT, QUIET),
-    b"ls": _entry(DEFAULT, QUIET),
+    b"seq": _entry(DEFAULT, QUIET, NO_STDIN),
+    b"yes": _entry(DEFAULT, QUIET, NO_STDIN),
+    b"ls": _entry(DEFAULT, QUIET, NO_STDIN),
     b"ts": _entry(DEFAULT, SHRINKS),
     b"logger": _entry(DEFAULT, SHRINKS),
     # Programs that print a few lines whatever they are given.
-    b"date": _entry(DEFAULT, QUIET, BOUNDED),
-    **dict.fromkeys((b"hostname", b"uname", b"whoami", b"id", b"basename", b"dirname"), _entry(DEFAULT, BOUNDED)),
+    b"date": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN),
+    **dict.fromkeys(
+        (b"hostname", b"uname", b"whoami", b"id", b"basename", b"dirname"), _entry(DEFAULT, BOUNDED, NO_STDIN)
+    ),  # fmt: skip
+    # File tools that read no input, except to ask before they overwrite or remove (`-i`).
+    **dict.fromkeys((b"touch", b"chmod", b"chown", b"chgrp", b"sleep"), _entry(DEFAULT, NO_STDIN)),
+    **dict.fromkeys(
+        (b"rm", b"cp", b"mv", b"ln"), _entry(DEFAULT, NO_STDIN, reads_stdin_with=_long("-i", "--interactive", "-I"))
+    ),  # fmt: skip
     # Shell builtins.
     b"echo": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN, Trait.PRINTS_ARGUMENTS),
     b"printf": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN, STATE, Trait.PRINTS_ARGUMENTS),  # `printf -v NAME` sets
@@ -445,7 +453,7 @@ PROGRAMS: dict[bytes, Program] = {
     b"cd": _entry(DEFAULT, NO_STDIN, STATE, Trait.SHAPES_LATER_COMMANDS, Trait.SETUP_ONLY),
     **dict.fromkeys((b"pushd", b"popd", b"enable"), _entry(DEFAULT, STATE, Trait.SHAPES_LATER_COMMANDS)),
     b"umask": _entry(DEFAULT, STATE, Trait.SETUP_ONLY),
-    b"mkdir": _entry(DEFAULT, Trait.SETUP_ONLY),
+    b"mkdir": _entry(DEFAULT, NO_STDIN, Trait.SETUP_ONLY),
     **dict.fromkeys(
         (b"read", b"mapfile", b"readarray", b"ulimit", b"wait", b"hash", b"getopts", b"disown", b"jobs", b"bg", b"fg"),
         _entry(DEFAULT, STATE),
