@@ -222,13 +222,13 @@ class ScriptFacts:
         if not any(name in text for name in STARTUP_VARIABLES):
             return ()  # most scripts: nothing read
         found: list[tuple[bytes, bytes | None]] = []
-        for name, nodes in self._variables.assignments.items():
-            if name in STARTUP_VARIABLES:
-                for node in nodes:
-                    value = node.child_by_field_name("value")
-                    found.append((name, b"" if value is None else syntax.literal_value(value)))
-        for name in STARTUP_VARIABLES & self._variables.words:
-            found.append((name, None))
+        for name in STARTUP_VARIABLES:
+            assignments = self._variables.assignments.get(name, [])
+            for node in assignments:
+                value = node.child_by_field_name("value")
+                found.append((name, b"" if value is None else syntax.literal_value(value)))
+            if text.count(name) > len(assignments):  # `export SHELLOPTS`, `declare -x BASHOPTS`: the value then in force
+                found.append((name, None))
         return tuple(sorted(set(found), key=lambda item: (item[0], item[1] or b"")))
 
     @cached_property
