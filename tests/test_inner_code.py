@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 from harness import assert_same_behaviour, fix_all, lint_all, run_script
-from hosts.host_helpers import check, fixed
+from hosts.host_helpers import check, fixed, one_step_workflow
 
 OUTER_CODE = "which the outer shell expands first: its value is code no one can read here"
 STDIN_DATA = "the shell reads this script from standard input"
@@ -78,23 +78,13 @@ def test_a_quote_in_an_outer_value_turns_the_next_lines_into_data(tmp_path):
     assert before.stdout != after.stdout  # the line was text echo printed
 
 
-WORKFLOW = """\
-on: push
-jobs:
-  build:
-    runs-on: ubuntu-latest
-    steps:
-      - shell: bash {{0}}
-        run: |
-          {first}
-          cat words.txt | sort > sorted.txt
-          echo end
-"""
+def workflow(first: str) -> str:
+    return one_step_workflow("bash {0}", f"{first}\ncat words.txt | sort > sorted.txt\necho end\n")
 
 
 @pytest.mark.parametrize(("first", "applicability"), [("echo start", "safe"), ("echo ${{ inputs.name }}", "unsafe")])
 def test_a_workflow_expression_is_unknown_code(first, applicability):
-    report = check(".github/workflows/ci.yml", WORKFLOW.format(first=first))
+    report = check(".github/workflows/ci.yml", workflow(first))
     (finding,) = [f for f in report.findings if f.code == "PL001"]
     assert finding.fix.applicability.value == applicability
     if applicability == "unsafe":
@@ -102,7 +92,7 @@ def test_a_workflow_expression_is_unknown_code(first, applicability):
 
 
 def test_an_expression_as_the_command_name():
-    text = WORKFLOW.format(first="echo start").replace("cat words.txt | sort", "cat words.txt | ${{ inputs.tool }}")
+    text = workflow("echo start").replace("cat words.txt | sort", "cat words.txt | ${{ inputs.tool }}")
     report = check(".github/workflows/ci.yml", text)
     assert all(f.fix is None or f.fix.applicability.value == "unsafe" for f in report.findings)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from cli_helpers import run_cli
 from harness import assert_same_behaviour, fix, fix_all, lint, lint_all, run_script
-from hosts.host_helpers import check, fixed
+from hosts.host_helpers import check, fixed, one_step_workflow
 
 from pipelint.programs.table import Trait, has, program
 
@@ -81,23 +81,9 @@ def test_inner_bash_with_lastpipe_on_its_command_line(tmp_path):
     assert_same_behaviour(safe.encode(), fixed_safe, tmp_path, "dash", path="outer.sh")
 
 
-WORKFLOW = """\
-on: push
-jobs:
-  build:
-    runs-on: ubuntu-latest
-    steps:
-      - shell: {shell}
-        run: |
-          n=0
-          seq 3 | while read -r l; do n=$l; done | cat > out.txt
-          echo "n=$n"
-"""
-
-
 @pytest.mark.parametrize(("shell", "applicability"), [("bash {0}", "safe"), ("bash -O lastpipe {0}", "unsafe")])
 def test_a_workflow_shell_with_lastpipe(shell, applicability):
-    report = check(".github/workflows/ci.yml", WORKFLOW.format(shell=shell))
+    report = check(".github/workflows/ci.yml", one_step_workflow(shell, LOOP))
     (finding,) = [f for f in report.findings if f.code == "PL003"]
     assert finding.fix.applicability.value == applicability
 

@@ -123,21 +123,27 @@ def items(node: yaml.Node | None) -> Iterator[tuple[yaml.Node, yaml.Node]]:
         yield from node.value
 
 
-def scalars_under(node: yaml.Node | None) -> Iterator[str]:
-    """Every scalar value below node (aliases visited once)."""
+def nodes_under(*roots: yaml.Node | None) -> Iterator[yaml.Node]:
+    """Every node below roots, each once (aliases visited once)."""
     seen: set[int] = set()
-    stack = [node] if node is not None else []
+    stack = [root for root in roots if root is not None]
     while stack:
         current = stack.pop()
         if id(current) in seen:
             continue
         seen.add(id(current))
-        if isinstance(current, yaml.ScalarNode):
-            yield current.value
-        elif isinstance(current, yaml.SequenceNode):
+        yield current
+        if isinstance(current, yaml.SequenceNode):
             stack.extend(current.value)
         elif isinstance(current, yaml.MappingNode):
             stack.extend(part for pair in current.value for part in pair)
+
+
+def scalars_under(node: yaml.Node | None) -> Iterator[str]:
+    """Every scalar value below node (aliases visited once)."""
+    for current in nodes_under(node):
+        if isinstance(current, yaml.ScalarNode):
+            yield current.value
 
 
 # GitLab flattens script lists nested up to 10 levels deep ("CI/CD YAML syntax reference", `script`).
@@ -396,22 +402,14 @@ def shared_outside_scripts(doc: Document, script_keys: frozenset[str], holders: 
     """
     root_ids = {id(root) for root in doc.roots}
     slots: dict[int, list[tuple[yaml.Node, str | None]]] = {}
-    seen: set[int] = set()
-    stack: list[yaml.Node] = list(doc.roots)
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+    for node in nodes_under(*doc.roots):
         if isinstance(node, yaml.MappingNode):
             for key, value in node.value:
                 slots.setdefault(id(key), []).append((node, None))
                 slots.setdefault(id(value), []).append((node, string(key)))
-                stack += [key, value]
         elif isinstance(node, yaml.SequenceNode):
             for item in node.value:
                 slots.setdefault(id(item), []).append((node, None))
-                stack.append(item)
 
     def in_script(node_id: int, depth: int) -> bool:
         places = slots.get(node_id, [])
