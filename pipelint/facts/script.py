@@ -29,7 +29,7 @@ _MOUNT_LEADS = named(Trait.MOUNTS) | named(Trait.UNMOUNTS) | frozenset(WRAPPERS)
 # Texts these facts look for anywhere in the script before reading further: a script without the text
 # skips that reading. An edit that adds or removes one changes what other statements see.
 _ALIAS_TEXT, _TRAP_TEXT, _PIPESTATUS_TEXT, _IFS_TEXT = b"alias", b"trap", b"PIPESTATUS", b"IFS"
-TEXT_MARKERS = (_ALIAS_TEXT, _TRAP_TEXT, _PIPESTATUS_TEXT, _IFS_TEXT, b"source", b"eval")
+TEXT_MARKERS = (_ALIAS_TEXT, _TRAP_TEXT, _PIPESTATUS_TEXT, _IFS_TEXT, b"source", b"eval", *sorted(STARTUP_VARIABLES))
 # The commands whose effect these facts read in other statements: options and traps, aliases, code the
 # script runs unseen, mounts. An edit that adds, removes or moves one changes what other statements'
 # findings rest on (the language server's provisional lint re-lints everything then).
