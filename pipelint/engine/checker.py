@@ -6,7 +6,7 @@ import bisect
 import os
 import traceback
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -14,12 +14,13 @@ from tree_sitter import Node, Tree
 
 from pipelint.engine import candidates, suppression
 from pipelint.embedded import find as embedded
+from pipelint.embedded import inner_code
 from pipelint.facts import exit_status
 from pipelint.shell import acceptance, directives, syntax
 from pipelint.shell.parsed import ParsedScript, parse_script
 from pipelint.programs import pipeline as pipelines
 from pipelint.shell.dialect import SHELLS, Dialect, detect
-from pipelint.finding import Finding, FixAvailability, Note, NoteCause, ParseFailure, RuleCrash
+from pipelint.finding import Applicability, Finding, FixAvailability, Note, NoteCause, ParseFailure, RuleCrash
 from pipelint.programs.table import WRAPPERS
 from pipelint.embedded.regions import Region
 from pipelint.facts.script import ScriptFacts
@@ -110,6 +111,9 @@ def check(
     if directives.may_hold_directives(source):
         result.suppressions = suppression.collect(directives.placed(comments, source))
     loops_only = settings.loops_only if settings is not None else frozenset()
+    unreadable = None
+    if region is not None and (region.outer_code or region.script_on_stdin):
+        unreadable = inner_code.unreadable_from(parsed.root, region, context.command)
     suppressed = suppression.Coverage(result.suppressions)
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if not parsed.trusts_finding(finding.start, finding.end):
@@ -118,14 +122,16 @@ def check(
             continue  # in the default set only where it runs once per iteration
         if suppressed.covers(finding.code, finding.start):
             continue
-        result.findings.append(parsed.guard_fix(finding))
+        result.findings.append(_unsafe_past(parsed.guard_fix(finding), unreadable))
     if report_unused and only is None:
         result.findings += suppression.report_unused(result.suppressions, rules, source, result.unread)
         result.findings.sort(key=lambda finding: (finding.start, finding.code))
     depth = 0 if region is None else region.depth
     remote = SHELLS[settings.remote_shell].dialect if settings is not None else Dialect.SH
     seen = partial(exit_status.command_status_observed, facts=context.facts)
-    result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen)
+    environment = (region.environment if region is not None else ()) + context.facts.exported_startup
+    known = embedded.known_words(context.facts)
+    result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen, environment, known)
     return result
 
 
@@ -156,9 +162,10 @@ def _context(
     """What the rules read about this file, with the facts fed by the candidates' captures (not queried again)."""
     wrapped = None if parsed.root.has_error else found.wrapped  # captures skip ERROR subtrees: there, ask the tree
     reader = CommandModels(found.names, wrapped)
-    start = region.options if region is not None else frozenset()
+    start = region.start_options if region is not None else frozenset()
     handed_on = region.status_handed_on if region is not None else True
-    facts = ScriptFacts(parsed.root, reader, start, handed_on, found.captured, found.names, variables)
+    unseen_first = region.runs_code_first if region is not None else False
+    facts = ScriptFacts(parsed.root, reader, start, handed_on, found.captured, found.names, variables, unseen_first)
     return Context(
         source=source,
         root=parsed.root,
@@ -275,3 +282,15 @@ def check_fix_availability(rule: Rule, finding: Finding) -> None:
         )
     if rule.fix_availability is FixAvailability.NEVER and fix is not None:
         raise FixAvailabilityError(f"{rule.code} declares fixes never available, yet offers {fix.title!r}")
+
+
+def _unsafe_past(finding: Finding, unreadable: inner_code.Unreadable | None) -> Finding:
+    """A safe fix made unsafe in an inner script from where its text may not run as written
+    (`embedded.inner_code`: an outer expansion, a reader of the stdin the script comes from)."""
+    fix = finding.fix
+    if unreadable is None or fix is None or fix.applicability is not Applicability.SAFE or not fix.edits:
+        return finding
+    if fix.span[1] <= unreadable.offset:
+        return finding
+    help_text = finding.help or f"The fix is unsafe: {unreadable.reason}."
+    return replace(finding, fix=replace(fix, applicability=Applicability.UNSAFE), help=help_text)
