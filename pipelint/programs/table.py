@@ -28,10 +28,14 @@ class OptionSpec:
     """How one program's words split into options, their values and operands."""
 
     short_with_value: str = ""  # "o": -o VALUE and -oVALUE
+    short_attached_value: str = ""  # "p": -pVALUE only (`mysql -p db` prompts and opens db)
     long_with_value: frozenset[str] = frozenset()  # "--output": --output VALUE and --output=VALUE
     long_optional_value: frozenset[str] = frozenset()  # "--color": only --color=WHEN, never the next word
     digit_options: bool = False  # "-9", "-19": a run of digits in a cluster is ONE option
     options_end_at_operand: bool = False  # POSIX order: the first operand ends the options
+    # With options_end_at_operand: options are read again after the first operand, up to the second
+    # (OpenSSH restarts getopt after the host: `ssh host -C cmd` compresses, `ssh host ls -l` lists long).
+    options_after_first_operand: bool = False
     old_style_first_word: bool = False  # `tar czf f`: a first word without '-' is a cluster
     query_options: frozenset[str] = frozenset()  # options that make a wrapper run nothing (`command -v`)
 
@@ -132,9 +136,13 @@ def _compressor(short_with_value: str) -> OptionSpec:
     return OptionSpec(short_with_value=short_with_value, long_with_value=_COMPRESSOR_LONG, digit_options=True)
 
 
-_SSH = OptionSpec(short_with_value="BbcDEeFIiJLlmOoPpQRSWw", options_end_at_operand=True)
+_SSH = OptionSpec(
+    short_with_value="BbcDEeFIiJLlmOoPpQRSWw", options_end_at_operand=True, options_after_first_operand=True
+)
 # autossh passes everything but -M (its monitoring port) on to ssh.
-_AUTOSSH = OptionSpec(short_with_value="BbcDEeFIiJLlmMOoPpQRSWw", options_end_at_operand=True)
+_AUTOSSH = OptionSpec(
+    short_with_value="BbcDEeFIiJLlmMOoPpQRSWw", options_end_at_operand=True, options_after_first_operand=True
+)
 # sh, bash, dash, ksh: `-o pipefail`, `bash -O extglob`; the first operand ends the options.
 _SHELL = OptionSpec(short_with_value="oO", long_with_value=_long("--rcfile", "--init-file"), options_end_at_operand=True)
 # util-linux su and runuser (GNU permutation: `su postgres -c CMD` reads -c too); a lone `-` is `--login`.
@@ -213,12 +221,18 @@ _TAR = OptionSpec(
     old_style_first_word=True,
 )  # fmt: skip
 
-# `-p` takes its password attached only: `mysql -p db` prompts and opens db.
-_MYSQL = OptionSpec(short_with_value="hPuDeS", long_with_value=_long("--execute", "--database", "--user", "--host"))
-
+# `-p` takes its password attached only: `mysql -p db` prompts and opens db; `-psecret` is no cluster.
+_MYSQL = OptionSpec(
+    short_with_value="hPuDeS",
+    short_attached_value="p",
+    long_with_value=_long("--execute", "--database", "--user", "--host", "--port", "--socket"),
+    long_optional_value=_long("--password"),
+)
 _MYSQLDUMP = OptionSpec(
     short_with_value="hPuSrTw",
+    short_attached_value="p",
     long_with_value=_long("--host", "--port", "--user", "--socket", "--result-file", "--tab", "--where"),
+    long_optional_value=_long("--password"),
 )
 _PG_DUMP = OptionSpec(
     short_with_value="fFjnNtTZhpUdES",
