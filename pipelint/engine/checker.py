@@ -166,8 +166,11 @@ def check(
     dialect = region.dialect if region is not None else detect(source, path, forced)
     parsed = _parse(source, dialect, tree)
     rules = list(rules)
-    found = candidates.find(candidates.plan(rules), parsed.root)
+    plan = candidates.plan(rules)
+    found = candidates.find(plan, parsed.root)
     context = _context(source, dialect, parsed, found, rules, path, settings, mountinfo, region, variables)
+    if found.named_by_variable:  # `command=cat; $command f | …`: the facts say what such a name runs
+        candidates.name_programs(plan, found, context.facts.program_named_by)
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
     findings, comments, commands = _walk(parsed, found, rules, context, guard, only)
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)

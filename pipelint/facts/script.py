@@ -17,6 +17,7 @@ from tree_sitter import Node
 
 from pipelint.facts import mounts
 from pipelint.shell import syntax
+from pipelint.programs import pipeline as pipelines
 from pipelint.programs.command import Command
 from pipelint.programs.table import WRAPPERS, Trait, has, named, program
 from pipelint.shell.properties import cached_property
@@ -51,10 +52,19 @@ class Meaning(Enum):
 
 @dataclass(frozen=True)
 class Step:
-    """A simple command run as a statement of its own in a block (not a pipeline stage)."""
+    """A statement of a block that is a simple command, or a pipeline of simple commands.
+
+    For a pipeline, command is its last stage (the one whose output the
+    statement's redirects take) and stages all of them, in order.
+    """
 
     command: Node
-    statement: Node  # the command with its redirects: what a finding underlines
+    statement: Node  # the command or pipeline with its redirects: what a finding underlines
+    pipeline: tuple[Node, ...] = ()  # a pipeline's stages, first to last; () for a simple command
+
+    @property
+    def stages(self) -> tuple[Node, ...]:
+        return self.pipeline or (self.command,)
 
 
 # What the variable facts are made of, captured in one query (syntax.captures).
@@ -264,6 +274,31 @@ class ScriptFacts:
         assigned_at, value = known
         return assigned_at <= offset and bool(value) and not any(ch in value for ch in b" \t\n*?[")
 
+    def program_named_by(self, command: Node) -> bytes | None:
+        """The program a command's computed name runs, when it is a variable the script sets once, at its top
+        level, before the command, to one literal word: `command=cat; $command "$1" | mysql db` runs cat.
+
+        None for any other name, and when the script runs code it does not show (`. FILE` may set the
+        variable again). `$command` unquoted needs what `holds_one_word` says (no IFS set, no blank).
+        """
+        found = syntax.command_name_variable(command)
+        if found is None or self.runs_unseen_code:
+            return None
+        variable, quoted = found
+        known = self.literal_variables.get(variable)
+        if known is None or (not quoted and not self.holds_one_word(variable, command.start_byte)):
+            return None
+        assigned_at, value = known
+        if assigned_at > command.start_byte or not value or any(ch in value for ch in b" \t\n*?[\\$`"):
+            return None
+        (assignment,) = self._variables.assignments[variable]
+        statement = assignment.parent
+        if statement is not None and statement.type == "declaration_command":
+            statement = statement.parent  # `readonly CAT=cat`, `export CAT=cat`
+        if statement is None or statement.type != "program":
+            return None  # set in a branch, a loop or a function: it may not have run
+        return syntax.basename(value)
+
     def may_hold_dash_word(self, word: Node) -> bool:
         """A variable expanded in word is assigned a value that may begin with `-` (`f=${1:--}`, `x=-n`).
 
@@ -400,11 +435,13 @@ class ScriptFacts:
         for block in self._statements.get("block", []):
             steps = _steps(block)
             for index, step in enumerate(steps):
-                found[step.command.id] = (steps, index)
+                for stage in step.stages:
+                    found[stage.id] = (steps, index)
         return found
 
     def steps_from(self, command: Node) -> list[Step]:
-        """The step command is and the steps after it in its block, in order; [] when it is no step."""
+        """The step command is (or is a stage of) and the steps after it in its block, in order; [] when
+        it is in none."""
         steps, index = self._sequences.get(command.id, ([], 0))
         return steps[index:]
 
@@ -422,6 +459,8 @@ def _steps(block: Node) -> list[Step]:
 def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
     if node.type == "command":
         steps.append(Step(node, statement))
+    elif node.type == "pipeline":
+        _add_pipeline(node, steps)
     elif node.type == "list":
         for child in node.named_children:
             _add_steps(child, child, steps)
@@ -429,10 +468,21 @@ def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
         body = node.child_by_field_name("body")
         if body is not None and body.type == "command":
             steps.append(Step(body, node))
+        elif body is not None and body.type == "pipeline":
+            _add_pipeline(node, steps)  # `mysqldump db | gzip > f`: the redirect is gzip's
         elif body is not None and body.type == "list":
             # tree-sitter hangs the last command's redirects on the whole list:
             # `a > f && b < f` is `(a > f && b) < f`.
             _add_steps(body, body, steps)
+
+
+def _add_pipeline(statement: Node, steps: list[Step]) -> None:
+    """A pipeline statement of simple commands as one step (`mysqldump db | gzip > f`)."""
+    built = pipelines.build(statement)
+    if built is None or not all(stage.is_simple for stage in built.stages):
+        return
+    stages = tuple(stage.command for stage in built.stages)
+    steps.append(Step(stages[-1], statement, stages))
 
 
 def _mount_kind(model: Command) -> tuple[str, str] | None:

@@ -324,12 +324,17 @@ def read_words(node: Node, words: Sequence[Node]) -> Command | None:
     return Command(node, _through_wrappers(start))
 
 
-def read(node: Node, redirects: Sequence[Node] | None = None, wrapped: bool | None = None) -> Command:
+def read(
+    node: Node, redirects: Sequence[Node] | None = None, wrapped: bool | None = None, program: bytes | None = None
+) -> Command:
     """The model of a simple command node; redirects, when the caller knows them already.
 
     redirects must be what `syntax.applied_redirects(node)` would give (a
-    pipeline `Stage` passes its own, which agree with it).
+    pipeline `Stage` passes its own, which agree with it). program: the
+    basename the command's name runs when the caller knows it though the name
+    is computed (`$command` set once to `cat`: `ScriptFacts.program_named_by`).
     """
     name = node.child_by_field_name("name")
-    start = _Resolution(syntax.basename(syntax.command_name(node)), name, syntax.arguments(node, wrapped, redirects))
+    literal = syntax.basename(syntax.command_name(node))
+    start = _Resolution(literal or program, name, syntax.arguments(node, wrapped, redirects))
     return Command(node, _through_wrappers(start), redirects)

@@ -80,7 +80,7 @@ def parse_upload(command: Command, *, through_wrappers: bool = False) -> Upload 
     operands = command.operands
     if len(operands) < 2:
         return None
-    target = syntax.text(operands[-1]).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
+    target = syntax.shape(operands[-1])  # quotes dropped, `${F}` as `$F`
     host, colon, path = target.partition(":")
     if not colon or "/" in host or not host or path.startswith(":"):
         return None
@@ -96,7 +96,7 @@ class Download:
 
     tool: str
     host: str  # as host_key gives it
-    path: str  # the remote path as written, quotes dropped
+    path: str  # the remote path as `syntax.shape` gives it
     target: Node  # the local operand
 
 
@@ -107,7 +107,7 @@ def parse_download(command: Command, *, through_wrappers: bool = False) -> Downl
     operands = command.operands
     if len(operands) != 2 or b":" in syntax.text(operands[1]):
         return None
-    source = syntax.text(operands[0]).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
+    source = syntax.shape(operands[0])  # quotes dropped, `${F}` as `$F`
     host, colon, path = source.partition(":")
     if not colon or not host or "/" in host or not path or path.startswith(":"):
         return None

@@ -194,6 +194,24 @@ def command_name(command: Node) -> bytes | None:
     return text(word)
 
 
+_NAME_VARIABLE = re.compile(rb'(")?\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})(")?')
+
+
+def command_name_variable(command: Node) -> tuple[bytes, bool] | None:
+    """(variable, quoted) when a simple command's name is one variable and nothing else: `$cmd`, `${cmd}`,
+    `"$cmd"`; None otherwise (a literal name, `$cmd.sh`, `${cmd:-cat}`, `$1`)."""
+    name = command.child_by_field_name("name") if command.type == "command" else None
+    if name is None or name.named_child_count != 1 or name.named_children[0].type not in _NAME_VARIABLE_NODES:
+        return None
+    match = _NAME_VARIABLE.fullmatch(text(name))
+    if match is None or bool(match.group(1)) != bool(match.group(4)):
+        return None
+    return match.group(2) or match.group(3), bool(match.group(1))
+
+
+_NAME_VARIABLE_NODES = frozenset({"simple_expansion", "expansion", "string"})
+
+
 def basename(name: bytes | None) -> bytes | None:
     return None if name is None else name.rsplit(b"/", 1)[-1]
 
