@@ -439,6 +439,21 @@ class ScriptFacts:
                     found[stage.id] = (steps, index)
         return found
 
+    def steps_before(self, command: Node) -> list[Step]:
+        """The steps before the one command is in its block, in order; [] when it is in none."""
+        steps, index = self._sequences.get(command.id, ([], 0))
+        return steps[:index]
+
+    def commands_between(self, start: int, end: int) -> list[Node]:
+        """Every simple command that starts between the two offsets, nested ones too, in document order."""
+        commands = self._commands
+        starts = self._command_starts
+        return commands[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)]
+
+    @cached_property
+    def _command_starts(self) -> list[int]:
+        return [node.start_byte for node in self._commands]
+
     def steps_from(self, command: Node) -> list[Step]:
         """The step command is (or is a stage of) and the steps after it in its block, in order; [] when
         it is in none."""
