@@ -461,6 +461,11 @@ class ScriptFacts:
         return steps[index:]
 
 
+def steps_of(block: Node) -> list[Step]:
+    """The steps of a block (a script's root, a function body, a loop's body) in order."""
+    return _steps(block)
+
+
 def _steps(block: Node) -> list[Step]:
     steps: list[Step] = []
     conditions = {child.id for child in block.children_by_field_name("condition")}

@@ -97,6 +97,11 @@ def _read_options(found: Compression, command: Command) -> None:
             found.output = option.value_node
 
 
+def decompresses_to_stdout(command: Command) -> bool:
+    """`zcat f.gz`, `gunzip -c f.gz`, `zstd -dc f`: the data goes to stdout, not into a file."""
+    return has(command.program, Trait.DECOMPRESSES_TO_STDOUT) or command.has(*_STDOUT_OPTIONS)
+
+
 def decompression_format(command: Command) -> str | None:
     """The format command decompresses (`gunzip`, `zstd -d`), or None."""
     name = None if command.program is None else command.program.decode("utf-8", "replace")

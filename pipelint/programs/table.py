@@ -64,6 +64,7 @@ class Trait(Enum):
     OUTPUT_AT_MOST_INPUT = "writes at most its input (or a fixed multiple of it): a filter that cannot make more"
     BUFFER = "copies its input to its output unchanged (a meter or a buffer)"
     COPIES_FILES_OUT = "writes its file operands to stdout unchanged (`cat f`, `pv f`)"
+    DECOMPRESSES_TO_STDOUT = "decompresses its operands to stdout, never into files (`zcat f.gz`)"
     SENDS_STDIN = "sends its standard input over the network"
     # Shell builtins that act on the shell they run in.
     CHANGES_SHELL_STATE = "a builtin whose effect on the current shell (variables, directory, options) outlives it"
@@ -481,16 +482,16 @@ PROGRAMS: dict[bytes, Program] = {
     b"zstdmt": _compressor_entry("oTDBM", "zstd"),
     b"lz4": _compressor_entry("B", "lz4", output_operand=True),
     b"gunzip": _decompressor_entry("S", "gzip"),
-    b"zcat": _decompressor_entry("S", "gzip", QUIET),
+    b"zcat": _decompressor_entry("S", "gzip", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
     b"unpigz": _decompressor_entry("SbpIJ", "gzip"),
     b"bunzip2": _decompressor_entry("", "bzip2"),
-    b"bzcat": _decompressor_entry("", "bzip2", QUIET),
+    b"bzcat": _decompressor_entry("", "bzip2", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
     b"unxz": _decompressor_entry("TCFM", "xz"),
-    b"xzcat": _decompressor_entry("TCFM", "xz", QUIET),
+    b"xzcat": _decompressor_entry("TCFM", "xz", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
     b"unzstd": _decompressor_entry("oTDBM", "zstd"),
-    b"zstdcat": _decompressor_entry("oTDBM", "zstd", QUIET),
+    b"zstdcat": _decompressor_entry("oTDBM", "zstd", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
     b"unlz4": _decompressor_entry("B", "lz4", output_operand=True),
-    b"lz4cat": _decompressor_entry("B", "lz4"),
+    b"lz4cat": _decompressor_entry("B", "lz4", Trait.DECOMPRESSES_TO_STDOUT),
     # Archives.
     b"tar": _tar(),
     b"gtar": _tar(),

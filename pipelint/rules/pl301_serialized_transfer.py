@@ -127,6 +127,8 @@ def _decompresses(ssh: Ssh, upload: Upload, remote_files: list[str], fmt: str) -
         named = [f for f in remote_files if f in operands]
         if not named:
             continue
+        if compressors.decompresses_to_stdout(model) and _stdout_target(model) is None:
+            continue  # `xzcat a.xz | psql app`: the data goes on down a pipe, into no file
         output_option = model.option("-o") or model.option("--output")
         output = None if output_option is None else _written_value(output_option)
         if output is None and program(model.program).output_operand and len(operands) == 2:
