@@ -333,6 +333,7 @@ class YamlScript:
     origin: str
     editable: bool = True  # False: the host may run it under another shell too (no fixes)
     options: frozenset[str] = frozenset()  # `set -o` names in force from the first line
+    stdout_over_network: bool = False  # it runs on another host, whose output ssh carries back
 
 
 def script_region(
@@ -352,7 +353,7 @@ def script_region(
     parts, words = _opaque(parts, expressions, escapes)
     # Only numbered placeholders can be told apart in a message; `_____` may be the script's own.
     shown = tuple((placeholder, expression) for placeholder, expression in words if placeholder.strip(b"_"))
-    facts = {"options": script.options, "anchor": anchor, "opaque": shown}
+    facts = {"options": script.options, "anchor": anchor, "opaque": shown, "stdout_over_network": script.stdout_over_network}
     return Region.from_parts(parts, script.dialect, script.origin, **facts)
 
 
