@@ -9,6 +9,7 @@ in the same shell. Nothing is computed for a file whose rules never ask.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -274,6 +275,28 @@ class ScriptFacts:
         assigned_at, value = known
         return assigned_at <= offset and bool(value) and not any(ch in value for ch in b" \t\n*?[")
 
+    def holds_a_list(self, name: bytes) -> bool:
+        """Some assignment gives the variable several words for an unquoted `$name` to split into: `$*`,
+        `$@`, an array's `[@]`/`[*]`, text with a blank (`files="a b"`, `files="$files $f"`), or `+=`.
+
+        `files=$*; cat $files | wc -l` hands cat several files, not one (a `$(…)` is not counted:
+        `f=$(mktemp)` holds one word as often as `files=$(ls)` holds many)."""
+        return name in self._list_variables
+
+    @cached_property
+    def _list_variables(self) -> frozenset[bytes]:
+        found = set()
+        for name, assignments in self._variables.assignments.items():
+            for assignment in assignments:
+                if any(child.type == "+=" for child in assignment.children):
+                    found.add(name)
+                    break
+                value = assignment.child_by_field_name("value")
+                if value is not None and _holds_words(value):
+                    found.add(name)
+                    break
+        return frozenset(found)
+
     def program_named_by(self, command: Node) -> bytes | None:
         """The program a command's computed name runs, when it is a variable the script sets once, at its top
         level, before the command, to one literal word: `command=cat; $command "$1" | mysql db` runs cat.
@@ -459,6 +482,26 @@ class ScriptFacts:
         it is in none."""
         steps, index = self._sequences.get(command.id, ([], 0))
         return steps[index:]
+
+
+def _holds_words(value: Node) -> bool:
+    """An assignment's value that holds several words once split: `$*`, `"$@"`, `${a[@]}`, a blank."""
+    if value.type == "array":
+        return len(value.named_children) > 1
+    text = bytearray(syntax.text(value))
+    for node in syntax.walk(value):
+        kind = node.type
+        if kind in ("command_substitution", "process_substitution", "arithmetic_expansion"):
+            start, end = node.start_byte - value.start_byte, node.end_byte - value.start_byte
+            text[start:end] = b"_" * (end - start)  # the inner command's blanks are not the value's
+        elif kind in ("simple_expansion", "expansion"):
+            written = syntax.text(node).strip()
+            if written in (b"$*", b"$@", b"${*}", b"${@}") or b"[@]" in written or b"[*]" in written:
+                return True
+    return _BLANK.search(bytes(text)) is not None
+
+
+_BLANK = re.compile(rb"[ \t\n]")
 
 
 def steps_of(block: Node) -> list[Step]:

@@ -82,6 +82,8 @@ def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | N
     variables = _unquoted_variables(operand)
     if variables is None and (not syntax.is_single_word(operand) or operand.type == "process_substitution"):
         return None
+    if variables is not None and any(context.facts.holds_a_list(name) for name in variables):
+        return None  # `files=$*; cat $files | wc -l`: several files, not one
     if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in reader.all_redirects):
         return None  # `cat f 2>&1 >/dev/null | …` feeds the pipe its errors, not the file
     if not can_take_stdin(pipeline, context):
