@@ -20,7 +20,7 @@ from pipelint.programs import pipeline as pipelines
 from pipelint.shell.bash_quirks import HereDocumentSubstitutions
 from pipelint.shell.dialect import SHELLS, Dialect, adds_bashism, detect
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, ParseFailure, RuleCrash
-from pipelint.programs.table import WRAPPERS
+from pipelint.programs.table import WRAPPERS, Trait, has
 from pipelint.embedded.regions import Region
 from pipelint.facts.script import ScriptFacts
 from pipelint.rule import CommandModels, Context, Rule
@@ -186,7 +186,7 @@ def check(
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
             continue
-        if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end):
+        if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end, _leaves_loop):
             continue  # in the default set only where it runs once per iteration
         if suppressed.covers(finding.code, finding.start):
             continue
@@ -199,6 +199,11 @@ def check(
     seen = partial(exit_status.command_status_observed, facts=context.facts)
     result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen)
     return result
+
+
+def _leaves_loop(name: bytes) -> bool:
+    """A command after which the loop around it goes on no more (`exit`, `break`, `return`)."""
+    return has(name, Trait.LEAVES_LOOP)
 
 
 def _context(

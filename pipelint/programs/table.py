@@ -69,6 +69,7 @@ class Trait(Enum):
     # Shell builtins that act on the shell they run in.
     CHANGES_SHELL_STATE = "a builtin whose effect on the current shell (variables, directory, options) outlives it"
     CONTROLS_FLOW = "a builtin that acts on the loop, function or shell it runs in (`break`, `exit`)"
+    LEAVES_LOOP = "a builtin after which the loop it runs in goes on no more (`break`, `exit`, `return`; not `continue`)"
     SPECIAL_BUILTIN = "a POSIX special builtin: a failed redirect on it ends a POSIX shell"
     RUNS_OTHER_CODE = "runs code the script does not show (`. FILE`, `eval`): it may define or set anything"
     RUNS_BUILTINS = "runs the builtin named after it in the same shell (`command cd`, `builtin read`)"
@@ -441,13 +442,13 @@ PROGRAMS: dict[bytes, Program] = {
     b".": _entry(DEFAULT, STATE, SPECIAL, Trait.RUNS_OTHER_CODE),
     b"source": _entry(DEFAULT, STATE, Trait.RUNS_OTHER_CODE),
     b"eval": _entry(DEFAULT, STATE, SPECIAL, Trait.RUNS_OTHER_CODE),
-    b"exit": _entry(DEFAULT, NO_STDIN, STATE, FLOW, SPECIAL, Trait.PASSES_STATUS_ON),
+    b"exit": _entry(DEFAULT, NO_STDIN, STATE, FLOW, SPECIAL, Trait.PASSES_STATUS_ON, Trait.LEAVES_LOOP),
     # `set` turns options on and off; an ERR trap acts as errexit does.
     b"set": _entry(DEFAULT, NO_STDIN, STATE, SPECIAL, Trait.SETS_OPTIONS, Trait.SETUP_ONLY),
     b"shopt": _entry(DEFAULT, STATE, Trait.SETS_OPTIONS),
     b"trap": _entry(DEFAULT, STATE, SPECIAL, Trait.SETS_OPTIONS),
-    b"return": _entry(DEFAULT, NO_STDIN, STATE, FLOW, SPECIAL, Trait.PASSES_STATUS_ON),
-    b"break": _entry(DEFAULT, NO_STDIN, FLOW, SPECIAL),
+    b"return": _entry(DEFAULT, NO_STDIN, STATE, FLOW, SPECIAL, Trait.PASSES_STATUS_ON, Trait.LEAVES_LOOP),
+    b"break": _entry(DEFAULT, NO_STDIN, FLOW, SPECIAL, Trait.LEAVES_LOOP),
     b"continue": _entry(DEFAULT, NO_STDIN, FLOW, SPECIAL),
     b"suspend": _entry(DEFAULT, FLOW),
     b"logout": _entry(DEFAULT, FLOW),

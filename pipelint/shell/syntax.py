@@ -6,7 +6,7 @@ import bisect
 import functools
 import operator
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
@@ -764,12 +764,20 @@ def _pipes_on(redirect: Node) -> bool:
 _LOOPS = frozenset({"for_statement", "c_style_for_statement", "while_statement"})  # `until` and `select` too
 
 
-def in_loop(root: Node, start: int, end: int) -> bool:
+# Blocks whose statements run one after the other in the same shell, where a statement that leaves the
+# loop (`exit 1`) ends the loop for the statements before it too. Not a subshell: its `exit` ends it alone.
+_SEQUENCES = frozenset({"do_group", "compound_statement", "if_statement", "elif_clause", "else_clause", "case_item"})
+
+
+def in_loop(root: Node, start: int, end: int, leaves_loop: Callable[[bytes], bool] | None = None) -> bool:
     """Whether the text start..end runs once per iteration of a loop of the same function.
 
     A loop's body and a `while`/`until` condition run on every iteration; a
     `for` word list once. A function body is a boundary: where the function
-    is called from is not followed.
+    is called from is not followed. leaves_loop(name): whether a command of
+    that name ends the loop (`exit`, `break`, `return`: the program table's);
+    text followed in its block by one, as on an error path (`if ! x; then
+    echo "$err" | mail …; exit 1; fi`), runs once, not per iteration.
     """
     node = root.descendant_for_byte_range(start, end)
     while node is not None and node.parent is not None:
@@ -778,5 +786,29 @@ def in_loop(root: Node, start: int, end: int) -> bool:
             return False
         if parent.type in _LOOPS and (node.type == "do_group" or parent.child_by_field_name("condition") == node):
             return parent.type == "while_statement" or node.type == "do_group"
+        if leaves_loop is not None and parent.type in _SEQUENCES and _left_after(node, parent, leaves_loop):
+            return False
         node = parent
+    return False
+
+
+def _left_after(node: Node, block: Node, leaves_loop: Callable[[bytes], bool]) -> bool:
+    """A statement after node in block, run whenever node is, leaves the loop (`…; exit 1`)."""
+    conditions = {child.id for child in block.children_by_field_name("condition")}
+    if node.id in conditions:
+        return False  # an `if` condition runs whether or not its branch exits
+    after = False
+    for child in block.named_children:
+        if child.id == node.id:
+            after = True
+            continue
+        if not after or child.id in conditions:
+            continue
+        if child.type in ("elif_clause", "else_clause"):
+            return False  # another branch: it does not run after node's
+        statement = child.child_by_field_name("body") if child.type == "redirected_statement" else child
+        if statement is not None and statement.type == "command":
+            name = command_name(statement)
+            if name is not None and leaves_loop(name):
+                return True
     return False
