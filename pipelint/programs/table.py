@@ -97,6 +97,10 @@ class Trait(Enum):
     SWITCHES_USER = "runs `-c TEXT` (or its stdin) in another user's login shell"
     RUNS_ELSEWHERE = "launches its command in a container or a pod, with that one's files and programs"
     COPIES_TO_HOSTS = "copies files to or from another machine"
+    OPERANDS_ALIKE = (
+        "does to each operand what it does to that one alone, so one call with many operands does what a call "
+        "per operand does (`rm`, `chmod 644`, `sha256sum`; with `many_operands_with`, given that option)"
+    )
 
 
 @dataclass(frozen=True)
@@ -115,6 +119,7 @@ class Program:
     filesystem: str | None = None  # MOUNTS: the type a mount helper mounts (`mount.nfs4`: nfs4)
     restored_by: frozenset[bytes] = frozenset()  # DUMPS_DATABASE: the clients that read the dump back
     output_operand: bool = False  # `lz4 SRC DST`: a second operand is the file it writes
+    many_operands_with: str | None = None  # OPERANDS_ALIKE only with this option (`basename -a`)
     # COMPRESSOR on one core: from this level on (its default among them) it sets the pace of a transfer it feeds,
     # and the faster command that writes the same format.
     slow_from_level: int | None = None
@@ -154,9 +159,10 @@ _SU = OptionSpec(
     long_with_value=_long("--command", "--session-command", "--shell", "--group", "--supp-group",
                           "--whitelist-environment", "--user"),
 )  # fmt: skip
-# xargs stops at its command; -i, -l and -e take their values attached only (`-i{}`), so they are not listed.
+# xargs stops at its command; -i, -l and -e take their values attached only (`-i{}`, `-l1`).
 XARGS = OptionSpec(
     short_with_value="IanLsdPE",
+    short_attached_value="ile",
     long_with_value=_long("--arg-file", "--delimiter", "--max-args", "--max-lines", "--max-chars", "--max-procs",
                           "--process-slot-var"),
     long_optional_value=_long("--replace", "--eof"),
@@ -329,6 +335,7 @@ _WRAPPER_SPECS: dict[bytes, WrapperSpec] = {
 QUIET, DRAINS, SILENT, SHRINKS = Trait.QUIET_PRODUCER, Trait.DRAINS_INPUT, Trait.SILENT_ON_EMPTY, Trait.OUTPUT_AT_MOST_INPUT
 BOUNDED, NO_STDIN, STATE = Trait.BOUNDED_OUTPUT, Trait.NEVER_READS_STDIN, Trait.CHANGES_SHELL_STATE
 FLOW, SPECIAL = Trait.CONTROLS_FLOW, Trait.SPECIAL_BUILTIN
+ALIKE = Trait.OPERANDS_ALIKE
 
 # Options that make grep stop at the first line that settles the answer, print on empty input, succeed on it.
 _GREP_STOPS = _long("-q", "--quiet", "--silent", "-m", "--max-count", "-l", "-L", "--files-with-matches",
@@ -377,7 +384,7 @@ def _wrapper(spec: WrapperSpec, *traits: Trait) -> Program:
 # Every program pipelint knows, by the name it runs under.
 PROGRAMS: dict[bytes, Program] = {
     # Text tools.
-    b"cat": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS, Trait.COPIES_FILES_OUT),
+    b"cat": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS, Trait.COPIES_FILES_OUT, ALIKE),
     b"tee": _entry(OptionSpec(long_optional_value=_long("--output-error")), DRAINS, SHRINKS),
     b"grep": _grep(),
     b"egrep": _grep(),
@@ -421,7 +428,7 @@ PROGRAMS: dict[bytes, Program] = {
     b"od": _entry(DEFAULT, QUIET, DRAINS),
     b"base64": _entry(DEFAULT, QUIET, DRAINS, SHRINKS),
     b"base32": _entry(DEFAULT, QUIET, DRAINS),
-    **dict.fromkeys((b"md5sum", b"sha1sum", b"sha256sum", b"sha512sum", b"cksum"), _entry(DEFAULT, QUIET, DRAINS)),
+    **dict.fromkeys((b"md5sum", b"sha1sum", b"sha256sum", b"sha512sum", b"cksum"), _entry(DEFAULT, QUIET, DRAINS, ALIKE)),
     b"seq": _entry(DEFAULT, QUIET),
     b"yes": _entry(DEFAULT, QUIET),
     b"ls": _entry(DEFAULT, QUIET),
@@ -429,7 +436,12 @@ PROGRAMS: dict[bytes, Program] = {
     b"logger": _entry(DEFAULT, SHRINKS),
     # Programs that print a few lines whatever they are given.
     b"date": _entry(DEFAULT, QUIET, BOUNDED),
-    **dict.fromkeys((b"hostname", b"uname", b"whoami", b"id", b"basename", b"dirname"), _entry(DEFAULT, BOUNDED)),
+    **dict.fromkeys((b"hostname", b"uname", b"whoami", b"id"), _entry(DEFAULT, BOUNDED)),
+    # coreutils' basename takes many names only with -a (or -s); dirname takes many as they come.
+    b"basename": _entry(
+        OptionSpec(short_with_value="s", long_with_value=_long("--suffix")), BOUNDED, ALIKE, many_operands_with="-a"
+    ),
+    b"dirname": _entry(DEFAULT, BOUNDED, ALIKE),
     # Shell builtins.
     b"echo": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN, Trait.PRINTS_ARGUMENTS),
     b"printf": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN, STATE, Trait.PRINTS_ARGUMENTS),  # `printf -v NAME` sets
@@ -461,7 +473,13 @@ PROGRAMS: dict[bytes, Program] = {
     b"cd": _entry(DEFAULT, NO_STDIN, STATE, Trait.SHAPES_LATER_COMMANDS, Trait.SETUP_ONLY),
     **dict.fromkeys((b"pushd", b"popd", b"enable"), _entry(DEFAULT, STATE, Trait.SHAPES_LATER_COMMANDS)),
     b"umask": _entry(DEFAULT, STATE, Trait.SETUP_ONLY),
-    b"mkdir": _entry(DEFAULT, Trait.SETUP_ONLY),
+    b"mkdir": _entry(OptionSpec(short_with_value="m", long_with_value=_long("--mode")), Trait.SETUP_ONLY, ALIKE),
+    # File tools that treat each operand alone (PL506 reads them after `xargs -n 1`).
+    **dict.fromkeys((b"rm", b"rmdir", b"realpath"), _entry(DEFAULT, ALIKE)),
+    b"touch": _entry(OptionSpec(short_with_value="drt", long_with_value=_long("--date", "--reference")), ALIKE),
+    **dict.fromkeys(
+        (b"chmod", b"chown", b"chgrp"), _entry(OptionSpec(long_with_value=_long("--reference", "--from")), ALIKE)
+    ),
     **dict.fromkeys(
         (b"read", b"mapfile", b"readarray", b"ulimit", b"wait", b"hash", b"getopts", b"disown", b"jobs", b"bg", b"fg"),
         _entry(DEFAULT, STATE),
@@ -471,23 +489,23 @@ PROGRAMS: dict[bytes, Program] = {
     # Compressors: the short options of each that take a value.
     # xz calls -0…-3 its fast presets; bzip2's level only sets the block size, so all of them are slow; gzip's
     # default is 6. pigz, lbzip2, pixz, zstd and lz4 use every core or are fast at any level.
-    b"gzip": _compressor_entry("S", "gzip", slow_from_level=6, faster="gzip -1"),
+    b"gzip": _compressor_entry("S", "gzip", ALIKE, slow_from_level=6, faster="gzip -1"),
     b"pigz": _compressor_entry("SbpIJ", "gzip"),
-    b"bzip2": _compressor_entry("", "bzip2", slow_from_level=1, faster="lbzip2"),
+    b"bzip2": _compressor_entry("", "bzip2", ALIKE, slow_from_level=1, faster="lbzip2"),
     b"pbzip2": _compressor_entry("bpm", "bzip2"),
     b"lbzip2": _compressor_entry("n", "bzip2"),
-    b"xz": _compressor_entry("TCFM", "xz", slow_from_level=4, faster="xz -T0 -1"),
+    b"xz": _compressor_entry("TCFM", "xz", ALIKE, slow_from_level=4, faster="xz -T0 -1"),
     b"pixz": _compressor_entry("pt", "xz"),
     b"zstd": _compressor_entry("oTDBM", "zstd"),
     b"pzstd": _compressor_entry("po", "zstd"),
     b"zstdmt": _compressor_entry("oTDBM", "zstd"),
     b"lz4": _compressor_entry("B", "lz4", output_operand=True),
-    b"gunzip": _decompressor_entry("S", "gzip"),
+    b"gunzip": _decompressor_entry("S", "gzip", ALIKE),
     b"zcat": _decompressor_entry("S", "gzip", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
     b"unpigz": _decompressor_entry("SbpIJ", "gzip"),
-    b"bunzip2": _decompressor_entry("", "bzip2"),
+    b"bunzip2": _decompressor_entry("", "bzip2", ALIKE),
     b"bzcat": _decompressor_entry("", "bzip2", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
-    b"unxz": _decompressor_entry("TCFM", "xz"),
+    b"unxz": _decompressor_entry("TCFM", "xz", ALIKE),
     b"xzcat": _decompressor_entry("TCFM", "xz", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
     b"unzstd": _decompressor_entry("oTDBM", "zstd"),
     b"zstdcat": _decompressor_entry("oTDBM", "zstd", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
