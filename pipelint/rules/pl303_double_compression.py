@@ -171,6 +171,7 @@ class DoubleCompressionRule(Rule):
     severity = Severity.WARNING
     fix_availability = FixAvailability.ALWAYS
     programs = named(Trait.REMOTE_SHELL) | named(Trait.COPIES_TO_HOSTS)
+    reads_other_statements = True  # `rsync -z "$B/"`: the mkdir and the writes into that folder before it
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         for index, stage in enumerate(pipeline.stages[:-1]):
