@@ -18,7 +18,9 @@ from pipelint.programs.command import read as read_command
 from pipelint.facts.script import Step
 from pipelint.finding import Finding, FixAvailability, Severity
 from pipelint.shell.positions import LineIndex
-from pipelint.programs.remote_commands import Download, Ssh, Upload, host_key, parse_download, parse_sftp, parse_ssh, parse_upload
+from pipelint.programs.remote_commands import (
+    Download, Ssh, Upload, host_key, one_line, parse_download, parse_sftp, parse_ssh, parse_upload,
+)  # fmt: skip
 from pipelint.programs.table import Trait, has, named, program
 from pipelint.rule import Context, Rule
 from pipelint.shell.syntax import shape
@@ -60,7 +62,7 @@ def _compressed(step: Step, model: Command, source: bytes) -> Compressed | None:
             return None
         if piped:
             producer = source[step.statement.start_byte : model.node.start_byte].rstrip().removesuffix(b"|").rstrip()
-            text = _one_line(producer.decode("utf-8", "replace"))
+            text = one_line(producer.decode("utf-8", "replace"))
             return Compressed(step, found, text, shape(target), piped=True)
         if len(files) == 1 and not stdin:
             origin = files[0]
@@ -96,14 +98,6 @@ def _uploads(model: Command, path: str) -> Upload | None:
     return None
 
 
-def _remote_file(upload: Upload, path: str) -> list[str]:
-    """Where the file lands on the other host: `dir/` + name, or the target itself."""
-    name = posixpath.basename(path)
-    if not upload.path or upload.path.endswith("/"):
-        return [upload.path + name]
-    return [upload.path, posixpath.join(upload.path, name)]
-
-
 def _decompresses(ssh: Ssh, upload: Upload, remote_files: list[str], fmt: str) -> str | None:
     """The decompressed file's path when ssh decompresses the uploaded file, else None.
 
@@ -114,7 +108,7 @@ def _decompresses(ssh: Ssh, upload: Upload, remote_files: list[str], fmt: str) -
         return None
     # What the remote shell gets: each word's value (its inner quotes kept for the
     # remote shell), or its shape where only run time knows it (`"/tmp/$1.gz"`).
-    remote = b" ".join(_value_or_shape(node) for node in ssh.remote)
+    remote = ssh.remote_text()
     suffix = compressors.FORMATS[fmt].suffix
     for node in syntax.walk(syntax.parse(remote).root_node):
         if node.type != "command":
@@ -151,11 +145,6 @@ def _written_value(option: Option) -> str | None:
     return None if option.value is None else option.value.decode("utf-8", "replace")
 
 
-def _value_or_shape(node: Node) -> bytes:
-    value = syntax.literal_value(node)
-    return value if value is not None else shape(node).encode()
-
-
 def _stdout_target(model: Command) -> str | None:
     for redirect in model.redirects:
         if syntax.redirects_stdout(redirect):
@@ -183,11 +172,6 @@ def _remote_argument(command: str, expands_here: bool) -> str:
     return shlex.quote(command)
 
 
-def _one_line(text: str) -> str:
-    """ssh options written over several lines (`\\` continuations), on one."""
-    return " ".join(text.replace("\\\n", " ").split())
-
-
 def _fast(compressed: Compressed | str) -> str:
     """The compressor (or a compressor program's name) at a fast level, writing to stdout."""
     tool = compressed if isinstance(compressed, str) else compressed.compression.tool
@@ -211,7 +195,7 @@ def _tar_stream(archive: compressors.TarArchive) -> str:
         if option.value_node is not None:
             words.append(_written(option.value_node))
     words += [_written(operand) for operand in archive.command.operands]
-    return _one_line(" ".join(words))
+    return one_line(" ".join(words))
 
 
 def _tar_extracts(ssh: Ssh, upload: Upload, remote_files: list[str]) -> str | None:
@@ -219,7 +203,7 @@ def _tar_extracts(ssh: Ssh, upload: Upload, remote_files: list[str]) -> str | No
     into, as the remote command writes it ("" for the remote login folder); None for any other command."""
     if ssh.host is None or host_key(syntax.text(ssh.host)) != upload.host or not ssh.remote:
         return None
-    remote = b" ".join(_value_or_shape(node) for node in ssh.remote)
+    remote = ssh.remote_text()
     root = syntax.parse(remote).root_node
     commands = [node for node in syntax.walk(root) if node.type == "command"]
     if len(commands) != 1 or root.has_error or len(root.named_children) != 1:
@@ -242,7 +226,7 @@ def _ssh_up_to_host(ssh: Ssh) -> str:
     """ssh as written up to the host, so `-p 2222 user@host` and `sshpass -f pw` carry over."""
     node = ssh.command.node
     words = node.text[: ssh.host.end_byte - node.start_byte]  # type: ignore[union-attr]
-    return _one_line(words.decode("utf-8", "replace").strip())
+    return one_line(words.decode("utf-8", "replace").strip())
 
 
 def _wrappers_of(copy: Command) -> str:
@@ -265,9 +249,7 @@ def _remote_script(ssh: Ssh) -> tuple[bytes, bool] | None:
     """The script ssh runs on the other host, and whether the local shell expands in it: its remote
     command's words, or with none a here-document its login shell reads (`ssh -T h <<EOF`)."""
     if ssh.remote:
-        return b" ".join(_value_or_shape(node) for node in ssh.remote), any(
-            syntax.literal_value(node) is None for node in ssh.remote
-        )
+        return ssh.remote_text(), ssh.expands_here
     fed = [r for r in ssh.command.redirects if syntax.redirects_stdin(r)]
     if len(fed) != 1 or fed[0].type != "heredoc_redirect":
         return None
@@ -306,7 +288,7 @@ def _remote_compression(remote: bytes) -> tuple[str, str] | None:
     last_statement = statements[-1]
     head = remote[last_statement.start_byte : outputs[0].start_byte].rstrip(b" \t")
     texts.append(head + remote[outputs[0].end_byte : last_statement.end_byte])
-    script = "; ".join(_one_line(text.decode("utf-8", "replace")).strip() for text in texts)
+    script = "; ".join(one_line(text.decode("utf-8", "replace")).strip() for text in texts)
     return script, syntax.shape(destination)
 
 
@@ -343,7 +325,7 @@ class SerializedTransferRule(Rule):
             upload = _uploads(context.command(copy.command), compressed.path)
             if upload is None:
                 continue
-            remote_files = _remote_file(upload, compressed.path)
+            remote_files = upload.landing(compressed.path)
             for unpack in steps[second + 1 :]:
                 ssh = parse_ssh(context.command(unpack.command), through_wrappers=True)
                 if ssh is None:
@@ -375,7 +357,7 @@ class SerializedTransferRule(Rule):
             upload = _uploads(context.command(copy.command), path)
             if upload is None:
                 continue
-            remote_files = _remote_file(upload, path)
+            remote_files = upload.landing(path)
             for unpack in steps[second + 1 :]:
                 ssh = parse_ssh(context.command(unpack.command), through_wrappers=True)
                 folder = None if ssh is None else _tar_extracts(ssh, upload, remote_files)
@@ -383,7 +365,7 @@ class SerializedTransferRule(Rule):
                     continue
                 letters = f"-x{archive.option}f -" if len(archive.option) == 1 else f"{archive.option} -xf -"  # type: ignore[union-attr]
                 extract = f"tar {letters}" + (f" -C {_quote(folder)}" if folder else "")
-                expands_here = any(syntax.literal_value(node) is None for node in ssh.remote)  # type: ignore[union-attr]
+                expands_here = ssh.expands_here  # type: ignore[union-attr]
                 one_step = f"{stream} | {_ssh_up_to_host(ssh)} {_remote_argument(extract, expands_here)}"  # type: ignore[arg-type]
                 message = (
                     f"{path} is archived and compressed here, copied by {upload.tool} (line {context.lines.line_of(copy.command.start_byte) + 1}) "
@@ -466,7 +448,7 @@ class SerializedTransferRule(Rule):
                  lines: LineIndex) -> Finding:  # fmt: skip
         fmt = compressed.compression.format
         remote = f"{fmt.decompress} > {_quote(output)}"
-        expands_here = any(syntax.literal_value(node) is None for node in ssh.remote)
+        expands_here = ssh.expands_here
         one_step = f"{compressed.stream()} | {_ssh_up_to_host(ssh)} {_remote_argument(remote, expands_here)}"
         copy_line = lines.position(copy.command.start_byte).line + 1
         unpack_line = lines.position(unpack.command.start_byte).line + 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import posixpath
 import re
 import shlex
 from collections.abc import Iterator
@@ -12,7 +11,7 @@ from tree_sitter import Node
 
 from pipelint.programs import compressors
 from pipelint.programs.command import read as read_command
-from pipelint.programs.remote_commands import Ssh, Upload, host_key, parse_ssh, parse_upload
+from pipelint.programs.remote_commands import Ssh, Upload, host_key, one_line, parse_ssh, parse_upload
 from pipelint.rules import evidence
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
@@ -87,11 +86,9 @@ def _decompressed_restore(step: Step, clients: frozenset[bytes], path: str, fmt:
     if any(syntax.redirects_stdin(r) for r in client.redirects):
         return None
     text = context.source[client.node.start_byte : _extent(step, client)[1]]
-    return Restore(step, client, _one_line(text))
+    return Restore(step, client, one_line(text))
 
 
-def _one_line(text: bytes) -> str:
-    return " ".join(text.decode("utf-8", "replace").replace("\\\n", " ").split())
 
 
 def _dump_output(model: Command) -> Written | None:
@@ -172,7 +169,7 @@ class DumpThenRestoreRule(Rule):
             upload = parse_upload(context.command(later.command), through_wrappers=True)
             if upload is None or not any(syntax.shape(source) == written.path for source in upload.sources):
                 continue
-            landed = _landed(upload, written.path)
+            landed = upload.landing(written.path)
             for unpack in steps[index + 1 :]:
                 ssh = parse_ssh(context.command(unpack.command), through_wrappers=True)
                 remote = None if ssh is None else _remote_restore(ssh, upload.host, landed, clients, written.format)
@@ -234,7 +231,7 @@ class DumpThenRestoreRule(Rule):
             f"{evidence.DUMP_THEN_RESTORE}"
         )
         host = ssh.command.node.text[: ssh.host.end_byte - ssh.command.node.start_byte]  # type: ignore[union-attr, index]
-        target = f"{_one_line(host)} {_remote_word(remote)}"
+        target = f"{one_line(host)} {_remote_word(remote)}"
         if written.format is not None:
             fast = {"gzip": "gzip -1 -c", "xz": "xz -T0 -c"}.get(written.format.name, f"{written.format.name} -c")
             stream = f"{_dump_text(dump, context)} | {fast} | {target}"
@@ -263,15 +260,7 @@ def _dump_text(dump: Command, context: Context) -> str:
     end = max([dump.node.end_byte, *(r.end_byte for r in dump.redirects)])
     extent = (dump.node.start_byte, end)
     text = _cut(context.source, extent, redirects[0]) if redirects else context.source[extent[0] : extent[1]]
-    return _one_line(text)
-
-
-def _landed(upload: Upload, path: str) -> list[str]:
-    """Where the copied file may be on the other host: `dir/` + its name, or the target itself."""
-    name = posixpath.basename(path)
-    if not upload.path or upload.path.endswith("/"):
-        return [upload.path + name]
-    return [upload.path, posixpath.join(upload.path, name)]
+    return one_line(text)
 
 
 def _remote_restore(ssh: Ssh, host: str, landed: list[str], clients: frozenset[bytes],
@@ -280,7 +269,7 @@ def _remote_restore(ssh: Ssh, host: str, landed: list[str], clients: frozenset[b
     `mysql db < /tmp/d.sql`, or decompressed into the client (`gunzip < /tmp/d.sql.gz | mysql db`)."""
     if ssh.host is None or host_key(syntax.text(ssh.host)) != host or not ssh.remote:
         return None
-    remote = b" ".join(_value_or_shape(node) for node in ssh.remote)
+    remote = ssh.remote_text()
     root = syntax.parse(remote).root_node
     if root.has_error or len(root.named_children) != 1:
         return None
@@ -297,7 +286,7 @@ def _remote_restore(ssh: Ssh, host: str, landed: list[str], clients: frozenset[b
         descriptor, operator, source = syntax.redirect_parts(inputs[0])
         if operator != "<" or source is None or syntax.shape(source) not in landed:
             return None
-        return _one_line(_cut(remote, (step.statement.start_byte, step.statement.end_byte), inputs[0]))
+        return one_line(_cut(remote, (step.statement.start_byte, step.statement.end_byte), inputs[0]))
     if fmt is None or len(models) != 2:
         return None
     reader, client = models
@@ -312,12 +301,7 @@ def _remote_restore(ssh: Ssh, host: str, landed: list[str], clients: frozenset[b
     if any(syntax.redirects_stdin(r) for r in client.redirects):
         return None
     decompress = fmt.decompress
-    return f"{decompress} | {_one_line(remote[client.node.start_byte : step.statement.end_byte])}"
-
-
-def _value_or_shape(node: Node) -> bytes:
-    value = syntax.literal_value(node)
-    return value if value is not None else syntax.shape(node).encode()
+    return f"{decompress} | {one_line(remote[client.node.start_byte : step.statement.end_byte])}"
 
 
 def _remote_word(command: str) -> str:
