@@ -240,3 +240,20 @@ def test_scp_fix_keeps_behaviour(shell, tmp_path):
     fixed = fix(script, path, select=("PL303",))
     assert fixed == script.replace(" -C ", " ").replace("-Cp", "-p").encode()
     assert_same_behaviour(script.encode(), fixed, tmp_path, shell)
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "gzip -c data.csv > d.gz\nnice scp -C d.gz backup:in/\n",
+        "gzip -c data.csv > d.gz\nF=d.gz\nscp -C \"$F\" backup:\n",
+        "mkdir -p out\ngzip -c data.csv > out/a.gz\ngzip -c words.txt > out/b.gz\nscp -C out/*.gz backup:\n",
+    ],
+)
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_new_copy_fixes_keep_behaviour(script, shell, tmp_path):
+    """scp is the sandbox's stand-in (a folder per host): the same files land with or without -C."""
+    path = "script.sh" if shell == "dash" else "script.bash"
+    fixed = fix(script, path, select=("PL303",))
+    assert fixed == script.replace(" -C ", " ").encode()
+    assert_same_behaviour(script.encode(), fixed, tmp_path, shell, path=path)
