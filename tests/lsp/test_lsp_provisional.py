@@ -59,7 +59,10 @@ def test_random_edits_get_the_exact_findings_where_the_provisional_lint_answers(
     tally = run(settings, seed=11, edits=60, tmp_path=tmp_path)
     assert not tally.mismatches, tally.mismatches[:3]
     # Not a test that passes by skipping: a good share of these (adversarial) edits take the fast path.
-    assert tally.fast >= tally.edits // 4, (tally.fast, tally.edits, tally.skipped.most_common())
+    # Edits of a script that has no baseline (a shuffle whose lines the parse guards join: a note) cannot;
+    # which shuffle a seed draws depends on every rule document's examples (`pieces`).
+    measured = tally.edits - tally.skipped["no baseline (parse errors, guards, host)"]
+    assert tally.fast >= measured // 4, (tally.fast, tally.edits, tally.skipped.most_common())
 
 
 def test_typing_in_a_function_body_takes_the_fast_path(tmp_path):
