@@ -51,7 +51,8 @@
                                           "+" ends a list cut at 256 KiB)
      X T PID STATUS RCHAR WCHAR FD0 FD1   an exit stop (-1: unreadable)
      D T PID WSTATUS UTIME_US STIME_US    a death seen by wait4
-     Z T STATUS                           COMMAND ended: the tracer's exit
+     Z T STATUS                           COMMAND ended: its status as a
+                                          shell reports it (128+N: signal N)
 */
 
 #include <elf.h>
@@ -603,17 +604,39 @@ shell_status (int wstatus)
   return 125;
 }
 
+/* End as COMMAND ended: exit with its code, or die of its signal.  No
+   core file of ours for a core-dumping signal (the command's, if the
+   limits allowed one, was written already).  */
+static void
+end_like (int status)
+{
+  if (status > 128 && status < 128 + NSIG && status - 128 != SIGKILL && status - 128 != SIGSTOP)
+    {
+      int sig = status - 128;
+      struct rlimit none = { 0, 0 };
+      setrlimit (RLIMIT_CORE, &none);
+      signal (sig, SIG_DFL);
+      sigset_t only;
+      sigemptyset (&only);
+      sigaddset (&only, sig);
+      sigprocmask (SIG_UNBLOCK, &only, NULL);
+      raise (sig);
+    }
+  if (status == 128 + SIGKILL)
+    raise (SIGKILL);
+  exit (status & 0xff);
+}
+
 /* Wait for COMMAND untraced: the run ptrace was refused for.  */
 static int
-run_untraced (pid_t child)
+run_untraced (pid_t child, int *wstatus)
 {
-  int wstatus;
   struct rusage usage;
-  while (wait4 (child, &wstatus, 0, &usage) < 0)
+  while (wait4 (child, wstatus, 0, &usage) < 0)
     if (errno != EINTR)
       return 125;
-  on_death (child, wstatus, &usage);
-  return shell_status (wstatus);
+  on_death (child, *wstatus, &usage);
+  return shell_status (*wstatus);
 }
 
 /* Leave the tracees still running (a background job the script did not
@@ -642,7 +665,7 @@ resume (pid_t pid, int sig)
 }
 
 static int
-trace (pid_t child)
+trace (pid_t child, int *child_status)
 {
   for (;;)
     {
@@ -659,7 +682,10 @@ trace (pid_t child)
         {
           on_death (pid, wstatus, &usage);
           if (pid == child)
-            return shell_status (wstatus);
+            {
+              *child_status = wstatus;
+              return shell_status (wstatus);
+            }
           continue;
         }
       if (!WIFSTOPPED (wstatus))
@@ -754,10 +780,14 @@ main (int argc, char **argv)
     fail ("pipe");
   close (go[1]);
 
-  int status = traced ? trace (child) : run_untraced (child);
+  int wstatus = 0;
+  int status = traced ? trace (child, &wstatus) : run_untraced (child, &wstatus);
   if (traced)
     detach_the_rest ();
   fprintf (record, "Z %llu %d\n", (unsigned long long) now_ns (), status);
   fclose (record);
-  return status;
+  /* An exit code of 128+N is no death by signal N: only a death is one.  */
+  if (WIFSIGNALED (wstatus))
+    end_like (status);
+  exit (status);
 }
