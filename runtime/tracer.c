@@ -1,6 +1,7 @@
 /* pipelint-tracer -- run a command and record every process it starts.
 
-   Usage: pipelint-tracer --record FD [--mask HEX] -- COMMAND [ARG]...
+   Usage: pipelint-tracer --record FD [--mask HEX] [--shell NAME]...
+                          -- COMMAND [ARG]...
 
    COMMAND runs with this program's standard input, output, error and
    environment, unchanged; the tracer writes nothing on them.  What it
@@ -20,10 +21,17 @@
      fork    the parent's `line_number` when the parent is a bash whose
              dynamic symbol table exports it (bash exports its internals
              for loadable builtins): the script line being run
-     exec    argv, the executable, the working directory, fds 0 and 1
-     exit    /proc/PID/io (bytes read and written, pipes included) and
-             fds 0 and 1, before the kernel closes anything
+     exec    argv, the executable, fds 0 and 1, and for a shell (its
+             name given by --shell) the working directory, which its
+             script's path is relative to
+     exit    /proc/PID/io (bytes read and written, pipes included), and
+             for a process that never exec'd (a subshell) fds 0 and 1,
+             before the kernel closes anything
      death   the status and the rusage wait4() gives the tracer
+
+   About 30 system calls of the tracer per process in all; each /proc
+   file costs an open, one read and a close (a short read of these
+   files is their end).
 
    Nothing else changes for the command: no variable is added, no shell
    option is set, no descriptor leaks (the record descriptor is
@@ -48,8 +56,10 @@
                                           bash's line_number, or -1
      H T PARENT TID                       a new thread of PARENT's process
      E T PID FD0 FD1 CWD EXE ARGV...      an exec (ARGV: one field each;
-                                          "+" ends a list cut at 256 KiB)
-     X T PID STATUS RCHAR WCHAR FD0 FD1   an exit stop (-1: unreadable)
+                                          "+" ends a list cut at 256 KiB;
+                                          CWD "-" unless a shell)
+     X T PID STATUS RCHAR WCHAR FD0 FD1   an exit stop (-1: unreadable; the
+                                          fds "-" after an exec)
      D T PID WSTATUS UTIME_US STIME_US    a death seen by wait4
      Z T STATUS                           COMMAND ended: its status as a
                                           shell reports it (128+N: signal N)
@@ -126,7 +136,9 @@ put_field (const char *s, size_t len)
 }
 
 /* Read a whole /proc file into BUF (at most SIZE - 1 bytes, NUL added);
-   the length, or -1.  */
+   the length, or -1.  The files read here (cmdline, io, maps, status)
+   give all they have to one read that asks for more: a short read is
+   their end, and saves the read that would return 0.  */
 static ssize_t
 read_proc (const char *path, char *buf, size_t size)
 {
@@ -142,23 +154,52 @@ read_proc (const char *path, char *buf, size_t size)
       if (n <= 0)
         break;
       got += (size_t) n;
+      if ((size_t) n < size - 1 - (got - (size_t) n))
+        break;
     }
   close (fd);
   buf[got] = '\0';
   return (ssize_t) got;
 }
 
+/* The target of /proc/PID/NAME into TARGET (SIZE bytes, NUL added); its
+   length, or -1.  */
+static ssize_t
+read_link (pid_t pid, const char *name, char *target, size_t size)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, name);
+  ssize_t n = readlink (path, target, size - 1);
+  target[n < 0 ? 0 : n] = '\0';
+  return n;
+}
+
 /* The target of /proc/PID/NAME as a record field ("-" when unreadable).  */
 static void
 put_link (pid_t pid, const char *name)
 {
-  char path[64], target[4096];
-  snprintf (path, sizeof path, "/proc/%d/%s", (int) pid, name);
-  ssize_t n = readlink (path, target, sizeof target);
+  char target[4096];
+  ssize_t n = read_link (pid, name, target, sizeof target);
   if (n < 0)
     put_field ("-", 1);
   else
     put_field (target, (size_t) n);
+}
+
+/* The shells (--shell): their execs get their working directory read,
+   and a look for bash's line_number.  */
+static char **shells;
+static int shell_count;
+
+static bool
+is_shell (const char *exe)
+{
+  const char *name = strrchr (exe, '/');
+  name = name != NULL ? name + 1 : exe;
+  for (int i = 0; i < shell_count; i++)
+    if (strcmp (name, shells[i]) == 0)
+      return true;
+  return false;
 }
 
 /* ---- Where bash keeps the line it runs ---------------------------------
@@ -294,6 +335,7 @@ struct task
   uint64_t line_at;  /* where its bash keeps line_number; 0: not a bash */
   bool announced;    /* its parent's fork event was recorded */
   bool held;         /* stopped at birth before that: resumed once it is */
+  bool execd;        /* it exec'd: its fds were read then */
   bool exited;       /* its exit stop was recorded */
   bool dead;         /* its death was seen: the pid may come back as a new task */
   bool used;
@@ -440,12 +482,19 @@ on_exec (pid_t pid, pid_t former)
   struct task *task = add_task (pid);
   task->tgid = pid;
   task->exited = false;
-  task->line_at = line_number_address (pid);
+  task->execd = true;
+  char exe[4096];
+  ssize_t exe_len = read_link (pid, "exe", exe, sizeof exe);
+  bool shell = exe_len > 0 && is_shell (exe);
+  task->line_at = shell ? line_number_address (pid) : 0;
   fprintf (record, "E %llu %d", (unsigned long long) now_ns (), (int) pid);
   put_link (pid, "fd/0");
   put_link (pid, "fd/1");
-  put_link (pid, "cwd");
-  put_link (pid, "exe");
+  if (shell)
+    put_link (pid, "cwd");
+  else
+    put_field ("-", 1);
+  put_field (exe_len < 0 ? "-" : exe, exe_len < 0 ? 1 : (size_t) exe_len);
   static char *argv;
   if (argv == NULL && (argv = malloc (ARGV_MAX + 1)) == NULL)
     fail ("memory");
@@ -483,9 +532,14 @@ on_exit_stop (pid_t pid, unsigned long status)
         rchar = atoll (r + 6), wchar = atoll (w + 6);
     }
   fprintf (record, "X %llu %d %lu %lld %lld", (unsigned long long) now_ns (), (int) task->tgid, status, rchar, wchar);
-  put_link (pid, "fd/0");
-  put_link (pid, "fd/1");
-  putc ('\n', record);
+  if (task->execd)
+    fputs (" - -\n", record);  /* read at the exec: a program may close them before it exits */
+  else
+    {
+      put_link (pid, "fd/0");
+      put_link (pid, "fd/1");
+      putc ('\n', record);
+    }
 }
 
 static void
@@ -556,6 +610,14 @@ parse_options (int argc, char **argv)
         break;
       if (strcmp (argv[i], "--record") == 0)
         o.record_fd = atoi (argv[++i]);
+      else if (strcmp (argv[i], "--shell") == 0)
+        {
+          char **more = realloc (shells, (size_t) (shell_count + 1) * sizeof *shells);
+          if (more == NULL)
+            fail ("memory");
+          shells = more;
+          shells[shell_count++] = argv[++i];
+        }
       else if (strcmp (argv[i], "--mask") == 0)
         {
           unsigned long long bits = strtoull (argv[++i], NULL, 16);
@@ -568,7 +630,7 @@ parse_options (int argc, char **argv)
     }
   if (o.record_fd < 0 || i >= argc)
     {
-      fputs ("usage: pipelint-tracer --record FD [--mask HEX] -- COMMAND [ARG]...\n", stderr);
+      fputs ("usage: pipelint-tracer --record FD [--mask HEX] [--shell NAME]... -- COMMAND [ARG]...\n", stderr);
       exit (125);
     }
   o.command = argv + i;

@@ -25,11 +25,17 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipelint.shell.dialect import SHELLS
 from pipelint.trace import record as records
 
 TRACER = "pipelint-tracer"
 WAITED_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1, signal.SIGUSR2)
 SI_KERNEL = 0x80  # si_code of a signal the kernel sent: the terminal's Ctrl-C and Ctrl-\
+
+
+# The executables whose script pipelint reads: the tracer notes their working directory (a script's path is
+# relative to it) and looks for bash's line_number in them. busybox runs sh as an applet of itself.
+SHELL_EXECUTABLES = tuple(name for name, shell in SHELLS.items() if shell.dialect is not None and shell.program) + ("busybox",)
 
 
 class TracerMissing(Exception):
@@ -62,7 +68,8 @@ def run(command: list[str]) -> Outcome:
         original = signal.pthread_sigmask(signal.SIG_BLOCK, (*WAITED_SIGNALS, signal.SIGCHLD))
         try:
             mask = sum(1 << (number - 1) for number in original if 0 < number <= 64)
-            argv = [str(tracer), "--record", str(handle.fileno()), "--mask", f"{mask:x}", "--", *command]
+            shells = [word for name in SHELL_EXECUTABLES for word in ("--shell", name)]
+            argv = [str(tracer), "--record", str(handle.fileno()), "--mask", f"{mask:x}", *shells, "--", *command]
             child = subprocess.Popen(argv, pass_fds=(handle.fileno(),), close_fds=True)
             returned = _wait(child)
         finally:
