@@ -45,6 +45,15 @@
    When the kernel refuses ptrace (a seccomp profile, Yama scope 3), the
    command runs untraced and the record says why in one "N" line.
 
+   A traced process gets no privileges from a set-user-ID or set-group-ID
+   program it execs (the kernel ignores those bits under ptrace): `sudo`
+   would fail.  So when an exec starts such a program, the tracer lets
+   the execve return, points the process at one more execve of the same
+   file with the same arguments and environment, and detaches: the
+   program starts again, untraced, with its privileges (x86-64 and
+   arm64; elsewhere it runs without them, and the record says so).  What
+   it and its children cost is not measured: "U" says which.
+
    Record lines (fields separated by one space; byte strings escaped,
    every byte <= 0x20, 0x7f and '\\' as \xHH; T is nanoseconds since
    the B line, on CLOCK_MONOTONIC):
@@ -61,6 +70,9 @@
      X T PID STATUS RCHAR WCHAR FD0 FD1   an exit stop (-1: unreadable; the
                                           fds "-" after an exec)
      D T PID WSTATUS UTIME_US STIME_US    a death seen by wait4
+     U T PID REASON                       PID runs untraced from now on
+                                          ("setuid": restarted untraced;
+                                          "setuid-unprivileged": could not be)
      Z T STATUS                           COMMAND ended: its status as a
                                           shell reports it (128+N: signal N)
 */
@@ -79,7 +91,9 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -336,6 +350,7 @@ struct task
   bool announced;    /* its parent's fork event was recorded */
   bool held;         /* stopped at birth before that: resumed once it is */
   bool execd;        /* it exec'd: its fds were read then */
+  bool restart;      /* stopped at its exec of a setuid program: restart it untraced at the syscall's exit */
   bool exited;       /* its exit stop was recorded */
   bool dead;         /* its death was seen: the pid may come back as a new task */
   bool used;
@@ -584,6 +599,123 @@ catch_forwarded (void)
     sigaction (FORWARDED[i], &action, NULL);
 }
 
+/* ---- Set-user-ID programs ------------------------------------------------
+
+   Under ptrace the kernel runs a set-user-ID program with the caller's
+   credentials.  To keep `sudo` working, a process that exec'd one is made
+   to exec it again untraced: at the exit of its execve (the next stop
+   after PTRACE_EVENT_EXEC under PTRACE_SYSCALL) its registers are set for
+   execve(AT_EXECFN, argv, envp) -- all three on the new stack, where the
+   kernel put them -- its entry point is made a system call instruction,
+   and it is detached.  The second execve starts the same program as the
+   first, untraced, so the kernel grants what the file's mode grants.  */
+
+/* Whether the program PID just exec'd would have gained privileges untraced. */
+static bool
+gains_privileges (pid_t pid)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/exe", (int) pid);
+  struct stat st;
+  if (stat (path, &st) != 0)
+    return false;
+  if ((st.st_mode & S_ISUID) && st.st_uid != geteuid ())
+    return true;
+  if ((st.st_mode & S_ISGID) && st.st_gid != getegid ())
+    return true;
+  /* File capabilities (ping's cap_net_raw) are granted on exec too; root has them all already.  */
+  return geteuid () != 0 && getxattr (path, "security.capability", NULL, 0) > 0;
+}
+
+static bool
+peek_word (pid_t pid, uint64_t address, uint64_t *word)
+{
+  struct iovec local = { word, sizeof *word };
+  struct iovec remote = { (void *) (uintptr_t) address, sizeof *word };
+  return process_vm_readv (pid, &local, 1, &remote, 1, 0) == (ssize_t) sizeof *word;
+}
+
+/* From the new stack at SP (argc, argv..., NULL, envp..., NULL, auxv):
+   the addresses of argv, envp and the file name the kernel exec'd.  */
+static bool
+exec_arguments (pid_t pid, uint64_t sp, uint64_t *argv, uint64_t *envp, uint64_t *file)
+{
+  uint64_t argc, word = 1, at;
+  if (!peek_word (pid, sp, &argc) || argc > (1u << 20))
+    return false;
+  *argv = sp + 8;
+  *envp = *argv + 8 * (argc + 1);
+  for (at = *envp; word != 0; at += 8)
+    if (!peek_word (pid, at, &word))
+      return false;
+  for (uint64_t type = 1, value; type != AT_NULL; at += 16)
+    {
+      if (!peek_word (pid, at, &type) || !peek_word (pid, at + 8, &value))
+        return false;
+      if (type == AT_EXECFN)
+        {
+          *file = value;
+          return true;
+        }
+    }
+  return false;
+}
+
+#if defined(__x86_64__) || defined(__aarch64__)
+# include <sys/user.h>
+# define CAN_RESTART 1
+#else
+# define CAN_RESTART 0
+#endif
+
+/* PID is at the exit of an execve of a set-user-ID program: make it exec
+   the program again and detach.  False if that could not be set up (it
+   then runs on, traced and without the privileges).  */
+static bool
+restart_untraced (pid_t pid)
+{
+#if CAN_RESTART
+# if defined(__x86_64__)
+  struct user_regs_struct regs;
+  if (ptrace (PTRACE_GETREGS, pid, 0, &regs) != 0)
+    return false;
+  uint64_t sp = regs.rsp, pc = regs.rip;
+  uint64_t instruction = 0x050f, mask = 0xffff;  /* syscall */
+# else
+  struct user_pt_regs regs;
+  struct iovec io = { &regs, sizeof regs };
+  if (ptrace (PTRACE_GETREGSET, pid, (void *) NT_PRSTATUS, &io) != 0)
+    return false;
+  uint64_t sp = regs.sp, pc = regs.pc;
+  uint64_t instruction = 0xd4000001, mask = 0xffffffff;  /* svc #0 */
+# endif
+  uint64_t argv, envp, file, code;
+  if (!exec_arguments (pid, sp, &argv, &envp, &file) || !peek_word (pid, pc, &code))
+    return false;
+  if (ptrace (PTRACE_POKETEXT, pid, (void *) (uintptr_t) pc, (void *) (uintptr_t) ((code & ~mask) | instruction)) != 0)
+    return false;
+# if defined(__x86_64__)
+  regs.rax = SYS_execve;
+  regs.rdi = file;
+  regs.rsi = argv;
+  regs.rdx = envp;
+  if (ptrace (PTRACE_SETREGS, pid, 0, &regs) != 0)
+    return false;
+# else
+  regs.regs[8] = SYS_execve;
+  regs.regs[0] = file;
+  regs.regs[1] = argv;
+  regs.regs[2] = envp;
+  if (ptrace (PTRACE_SETREGSET, pid, (void *) NT_PRSTATUS, &io) != 0)
+    return false;
+# endif
+  return ptrace (PTRACE_DETACH, pid, 0, 0) == 0;
+#else
+  (void) pid;
+  return false;
+#endif
+}
+
 /* ---- The run ----------------------------------------------------------- */
 
 struct options
@@ -768,6 +900,16 @@ trace (pid_t child, int *child_status)
           if (ptrace (PTRACE_GETEVENTMSG, pid, 0, &message) != 0)
             message = (unsigned long) pid;
           on_exec (pid, (pid_t) message);
+          if (gains_privileges (pid))
+            {
+              if (CAN_RESTART)
+                {
+                  add_task (pid)->restart = true;
+                  ptrace (PTRACE_SYSCALL, pid, 0, 0);  /* stop again at the execve's exit */
+                  break;
+                }
+              fprintf (record, "U %llu %d setuid-unprivileged\n", (unsigned long long) now_ns (), (int) pid);
+            }
           resume (pid, 0);
           break;
         case PTRACE_EVENT_EXIT:
@@ -786,6 +928,20 @@ trace (pid_t child, int *child_status)
             resume (pid, 0);
           break;
         default:
+          if (sig == SIGTRAP && find_task (pid) != NULL && find_task (pid)->restart)
+            {
+              /* The exit of the execve of a set-user-ID program.  */
+              find_task (pid)->restart = false;
+              if (restart_untraced (pid))
+                {
+                  fprintf (record, "U %llu %d setuid\n", (unsigned long long) now_ns (), (int) pid);
+                  find_task (pid)->dead = true;  /* gone from our view: its pid may come back */
+                  break;
+                }
+              fprintf (record, "U %llu %d setuid-unprivileged\n", (unsigned long long) now_ns (), (int) pid);
+              resume (pid, 0);
+              break;
+            }
           /* A signal on its way to the tracee: deliver it.  */
           resume (pid, sig);
           break;

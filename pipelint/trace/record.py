@@ -80,6 +80,9 @@ class Process:
     total_cpu: tuple[float, float] | None = None  # user, system seconds from wait4
     exit_stdin: bytes = b"-"  # fds 0 and 1 at its exit stop: a subshell's pipes
     exit_stdout: bytes = b"-"
+    # Why it ran untraced from its last exec on: "setuid" (restarted untraced to keep its privileges), or
+    # "setuid-unprivileged" (traced, so without them). None: traced to its end.
+    untraced: str | None = None
 
     @property
     def ended_at(self) -> float | None:
@@ -223,6 +226,11 @@ def read(lines: Iterable[bytes]) -> Record:
                 process.wait_status = int(parts[3])
                 process.total_cpu = (int(parts[4]) / 1e6, int(parts[5]) / 1e6)
                 del live[pid]
+            elif kind == b"U":
+                process = process_of(int(parts[2]), at)
+                process.untraced = parts[3].decode("ascii", "replace")
+                if process.untraced == "setuid":
+                    del live[process.pid]  # let go: its pid may come back as another process
             elif kind == b"Z":
                 record.ended_at = at
                 record.status = int(parts[2])

@@ -157,6 +157,7 @@ def build(command: list[str], status: int, record: Record, cwd: Path) -> TraceRe
             stage_cost.started += 1
     for unit, unit_cost in units.items():
         direct = [p for p in record.processes if (h := found.home(p)) is not None and h.direct and h.stage.unit is unit]
+        direct = [p for p in direct if p.finished or p.untraced != "setuid"]  # no end seen: no wall time
         unit_cost.runs = max((stage.processes for stage in unit_cost.stages), default=0)
         unit_cost.wall_s = _covered([(p.forked_at, p.ended_at or end) for p in direct])
         for stage_cost in unit_cost.stages:
@@ -185,8 +186,27 @@ def build(command: list[str], status: int, record: Record, cwd: Path) -> TraceRe
             unit_cost = units[unit]
             unit_cost.findings.append(FindingCost(finding, script_cost.lint, _saving(finding, unit_cost)))
     report.scripts = list(by_script.values())
+    report.notes += _untraced_notes(record)
     report.ranked = sorted(units.values(), key=lambda u: (-u.wall_s, -u.cost.cpu_s, u.unit.script.path, u.unit.start))
     return report
+
+
+def _untraced_notes(record: Record) -> list[str]:
+    """What ran untraced, once per program: a set-user-ID program keeps its privileges only so."""
+    notes = []
+    for reason, text in (
+        ("setuid", "ran untraced from its exec on, to keep its set-user-ID privileges: its cost is not measured"),
+        ("setuid-unprivileged", "ran without the privileges its set-user-ID bit grants: ptrace keeps them off here"),
+    ):
+        names = sorted({_program(p) for p in record.processes if p.untraced == reason})
+        if names:
+            notes.append(f"{', '.join(names)} {text}")
+    return notes
+
+
+def _program(process) -> str:
+    image = process.execs[-1] if process.execs else None
+    return (image.argv[0] if image and image.argv else b"?").decode("utf-8", "replace")
 
 
 def _lint(script: Script, display: str) -> tuple[FileReport, str | None]:
