@@ -53,7 +53,7 @@ def trace(command: tuple[str, ...], output_format: str, output_file: Path | None
             reason = "; ".join(outcome.record.notes) or "refused"
             note_line(f"cannot trace the command ({reason}): it ran untraced, and only its total cost is measured")
         try:
-            traced = report.build(list(command), outcome.status, outcome.record, Path.cwd())
+            traced = report.build(list(command), outcome.status, outcome.record, Path.cwd(), outcome.killed_by)
             if output_format == "json":
                 json_format.render(traced, out)
             else:

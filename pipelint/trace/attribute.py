@@ -52,7 +52,6 @@ class Attribution:
     # Processes that are a script's shell or a subshell of it with no stage of their own: the shell's own work.
     shells: dict[Process, Script] = field(default_factory=dict)
     scripts: list[Script] = field(default_factory=list)  # in the order they first ran
-    unmatched: list[Process] = field(default_factory=list)  # started by a script's code, but no command matches
 
     def home(self, process: Process) -> Home | None:
         return self.homes.get(process)
@@ -111,12 +110,12 @@ def attribute(record: Record, load: Callable[[Path], Script | None]) -> Attribut
             if image is None:
                 subshells.append((process, script))
                 continue
-            command = _match(script, process, image, cursors[process], record)
+            command = _match(script, process, image, cursors[process])
             if command is not None and command.stage is not None:
                 cursors[parent] = command
                 found.homes[process] = Home(command.stage, direct=True)
                 continue  # a nested script's shell too: its own work is its command's
-            found.unmatched.append(process)
+            # No command of the script has its words (a sourced file's, an alias's): outside any script line.
         if own_run is not None and own_run.script is not None:
             found.shells[process] = own_run.script  # the traced script's shell, or an unmatched nested one
     for process, script in subshells:
@@ -144,7 +143,7 @@ def _argv_forms(image: Exec) -> list[tuple[bytes, ...]]:
     return forms
 
 
-def _match(script: Script, process: Process, image: Exec, cursor: StaticCommand | None, record: Record) -> StaticCommand | None:
+def _match(script: Script, process: Process, image: Exec, cursor: StaticCommand | None) -> StaticCommand | None:
     candidates = [c for c in script.commands if any(matches(c.words, argv) for argv in _argv_forms(image))]
     if not candidates:
         return None
@@ -154,7 +153,7 @@ def _match(script: Script, process: Process, image: Exec, cursor: StaticCommand 
         if on_line:
             candidates = on_line
     if len(candidates) > 1:
-        piped_in, piped_out = _pipes(process, record)
+        piped_in, piped_out = _pipes(process)
         fitting = [c for c in candidates if _fits(c, piped_in, piped_out)]
         candidates = fitting or candidates
     if len(candidates) > 1:  # the one the shell reaches first from the last command it ran
@@ -174,7 +173,7 @@ def _is_pipe(fd: bytes) -> bool:
     return fd.startswith(b"pipe:")
 
 
-def _pipes(process: Process, record: Record) -> tuple[bool, bool]:
+def _pipes(process: Process) -> tuple[bool, bool]:
     """Whether the process's stdin comes from, and its stdout goes to, a sibling by a pipe (a pipeline's stages
     are siblings: the shell forks each)."""
     stdin, stdout = process.fds

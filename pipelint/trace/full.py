@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import signal
 from typing import TextIO
 
 from rich.console import Console
@@ -19,13 +20,23 @@ _SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold 
 def _summary(report: TraceReport) -> Text:
     line = Text("pipelint trace: ", style="bold")
     line.append(printable(shlex.join(report.command)), style="bold")
-    outcome = f" exited {report.status}" if report.status < 128 else f" was killed (status {report.status})"
+    if report.killed_by is None:
+        outcome = f" exited {report.status}"
+    else:
+        outcome = f" was killed by {_signal_name(report.killed_by)} (status {report.status})"
     line.append(outcome)
     total = report.cost
     line.append(
         f" after {seconds(report.wall_s)} · {seconds(total.cpu_s)} of CPU · {plural(len(report.record.processes), 'process', 'processes')}"
     )
     return line
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _unit_header(rank: int, unit_cost: UnitCost, display: str) -> Text:

@@ -104,6 +104,7 @@ def document(report: TraceReport) -> dict:
         "started": started.isoformat(timespec="seconds") if started else None,
         "traced": report.record.traced,
         "exit_status": report.status,
+        "signal": report.killed_by,
         "measured": {"wall_s": _seconds(report.wall_s), "processes": len(report.record.processes)} | _cost(total),
         "notes": [lossy(note) for note in report.notes],
         "scripts": [

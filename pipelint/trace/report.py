@@ -96,6 +96,7 @@ class TraceReport:
     unattributed: Cost = field(default_factory=Cost)  # processes no script line started (a non-shell command's)
     unattributed_processes: int = 0
     notes: list[str] = field(default_factory=list)
+    killed_by: int | None = None  # the signal that ended the command, if one did
 
     @property
     def wall_s(self) -> float:
@@ -136,11 +137,13 @@ class ScriptLoader:
         return self._read[real]
 
 
-def build(command: list[str], status: int, record: Record, cwd: Path) -> TraceReport:
+def build(command: list[str], status: int, record: Record, cwd: Path, killed_by: int | None = None) -> TraceReport:
     """Attribute the record, lint the scripts it ran, and rank what ran."""
+    cwd = cwd.resolve()  # the scripts' paths are real paths
     found = attribute(record, ScriptLoader())
-    report = TraceReport(command, status, record, [], [], notes=list(record.notes))
+    report = TraceReport(command, status, record, [], [], notes=list(record.notes), killed_by=killed_by)
     units: dict[Unit, UnitCost] = {}
+    spans: dict[Stage, list[tuple[float, float]]] = {}  # when each stage's own processes ran
     end = record.ended_at or max((p.ended_at or p.forked_at for p in record.processes), default=0.0)
     for process in record.processes:
         home = found.home(process)
@@ -151,18 +154,18 @@ def build(command: list[str], status: int, record: Record, cwd: Path) -> TraceRe
             units[unit] = UnitCost(unit, [StageCost(stage) for stage in unit.stages])
         stage_cost = units[unit].stages[home.stage.index]
         stage_cost.cost = stage_cost.cost + process.own_cost
-        if home.direct:
-            stage_cost.processes += 1
-        else:
+        if not home.direct:
             stage_cost.started += 1
-    for unit, unit_cost in units.items():
-        direct = [p for p in record.processes if (h := found.home(p)) is not None and h.direct and h.stage.unit is unit]
-        direct = [p for p in direct if p.finished or p.untraced != "setuid"]  # no end seen: no wall time
+            continue
+        stage_cost.processes += 1
+        if process.finished or process.untraced != "setuid":  # a program let go has no end seen: no wall time
+            # A job still running when the script ended ran until then, as far as the run is concerned.
+            spans.setdefault(home.stage, []).append((process.forked_at, process.ended_at or end))
+    for unit_cost in units.values():
         unit_cost.runs = max((stage.processes for stage in unit_cost.stages), default=0)
-        unit_cost.wall_s = _covered([(p.forked_at, p.ended_at or end) for p in direct])
+        unit_cost.wall_s = _covered([span for stage in unit_cost.unit.stages for span in spans.get(stage, [])])
         for stage_cost in unit_cost.stages:
-            mine = [p for p in direct if found.homes[p].stage is stage_cost.stage]
-            stage_cost.wall_s = _covered([(p.forked_at, p.ended_at or end) for p in mine])
+            stage_cost.wall_s = _covered(spans.get(stage_cost.stage, []))
     by_script: dict[Script, ScriptCost] = {}
     for script in found.scripts:
         display = display_path(script.path, cwd)

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """What `pipelint trace` costs the script it runs: traced against untraced, side by side in one run.
 
-Two scripts, each run three ways in interleaved rounds (A B C A B C …):
-untraced (`bash SCRIPT`), under the tracer alone (`pipelint-tracer`: what
-the script itself feels), and the whole `pipelint trace -o /dev/null`
-(Python's start, the record read back, the scripts linted, the report).
-Medians of wall and CPU time (user+sys of every process), ratios against
-untraced, and the load average before and after (the machine may be shared).
+Two scripts, each run in interleaved rounds (A B C D A B C D …): untraced
+(`bash SCRIPT`), under the tracer alone (`pipelint-tracer`: what the script
+itself feels), the whole `pipelint trace -o /dev/null` (Python's start, the
+record read back, the scripts linted, the report), and, where strace is
+installed, the candidate docs/trace.md weighs against it: `strace -f
+--seccomp-bpf -e trace=execve,exit_group`. Medians of wall and CPU time
+(user+sys of every process), ratios against untraced, and the load average
+before and after (the machine may be shared).
 
 - `cat F | gzip -1 > /dev/null` on a page-cached file (1 GiB by default):
   goal, within 5% of the untraced wall time;
@@ -29,28 +31,28 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from bench_redirect import timed  # noqa: E402
 
-FORMS = ("untraced", "tracer", "pipelint trace")
-
-
 def commands(script: Path, tracer: str, pipelint: str) -> dict[str, str]:
-    return {
+    forms = {
         "untraced": f"bash {script}",
-        "tracer": f"{tracer} --record 3 -- bash {script} 3>/dev/null",
+        "tracer": f"{tracer} --record 3 --shell bash -- bash {script} 3>/dev/null",
         "pipelint trace": f"{pipelint} trace -o /dev/null -- bash {script}",
     }
+    if shutil.which("strace"):
+        forms["strace -f --seccomp-bpf"] = f"strace -f -qq --seccomp-bpf -e trace=execve,exit_group -o /dev/null bash {script}"
+    return forms
 
 
 def measure(name: str, forms: dict[str, str], rounds: int) -> list[str]:
     for command in forms.values():
         timed(command)  # warm up: page cache, binaries
-    samples: dict[str, list[tuple[float, float]]] = {form: [] for form in FORMS}
+    samples: dict[str, list[tuple[float, float]]] = {form: [] for form in forms}
     for _ in range(rounds):
-        for form in FORMS:
-            samples[form].append(timed(forms[form]))
-    wall = {form: statistics.median(s[0] for s in samples[form]) for form in FORMS}
-    cpu = {form: statistics.median(s[1] for s in samples[form]) for form in FORMS}
+        for form, command in forms.items():
+            samples[form].append(timed(command))
+    wall = {form: statistics.median(s[0] for s in samples[form]) for form in forms}
+    cpu = {form: statistics.median(s[1] for s in samples[form]) for form in forms}
     rows = []
-    for form in FORMS:
+    for form in forms:
         rows.append(
             f"| {name} | {form} | {wall[form]:.3f} s | {cpu[form]:.3f} s "
             f"| {wall[form] / wall['untraced']:.3f}× | {cpu[form] / cpu['untraced']:.3f}× |"

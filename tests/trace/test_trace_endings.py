@@ -67,7 +67,7 @@ def test_a_signal_sent_to_pipelint_reaches_the_script_and_the_report_stays(tmp_p
     assert child.returncode == -number  # pipelint ends as the script did: killed by the signal
     assert stdout.split() == [b"1315"] and stderr == b""
     report = report_of(tmp_path)
-    assert report["exit_status"] == 128 + number
+    assert (report["exit_status"], report["signal"]) == (128 + number, number)
     assert [p["text"] for p in report["pipelines"]] == ["cat data.txt | wc -l"]
 
 
@@ -76,7 +76,7 @@ def test_a_script_killed_outright_gets_its_report(tmp_path: Path, shell: str):
     data_file(tmp_path / "data.txt", 50_000)
     write_script(tmp_path, "die.sh", "cat data.txt | wc -l\nkill -KILL $$\necho never\n")
     traced = trace([shell, "die.sh"], tmp_path)
-    assert traced.status == 137 and traced.report["exit_status"] == 137
+    assert traced.status == 137 and (traced.report["exit_status"], traced.report["signal"]) == (137, 9)
     assert traced.lines("die.sh")[1] == "cat data.txt | wc -l"
     assert traced.report["measured"]["cpu_s"] > 0
 

@@ -63,6 +63,7 @@ def test_the_exit_status_is_the_script_s(tmp_path: Path, shell: str, ending: str
     write_script(tmp_path, "end.sh", f"echo start\nyes | head -n 3\n{ending}\n")
     traced, plain = same_run([shell, "end.sh"], tmp_path)
     assert traced.report["exit_status"] == plain.returncode
+    assert traced.report["signal"] == ({"kill -TERM $$": 15, "kill -KILL $$": 9, "kill -INT $$": 2}.get(ending))
 
 
 @pytest.mark.parametrize("shell", SHELLS)
