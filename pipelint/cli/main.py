@@ -21,6 +21,7 @@ from pipelint.output.common import printable
 from pipelint.cli.parallel import default_jobs
 from pipelint.shell.dialect import LINTED_SHELLS
 from pipelint.cli.terminal import COLOR_CHOICES, is_terminal, page, wants_colour
+from pipelint.cli.tracing import add_measurements, load_trace, trace
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -114,16 +115,26 @@ def cli() -> None:
     help="Lint this many files at once, in worker processes (default: the number of CPUs; 1: no workers).",
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache (.pipelint_cache/).")
+@click.option(
+    "--trace",
+    "trace_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Add what `pipelint trace --output-format json` measured (this file) to the findings of traced scripts.",
+)
 def check(paths: tuple[str, ...], **flags) -> None:
     """Lint shell scripts (files, folders, `-` for stdin; default `.`)."""
     flags = CheckFlags(**flags)
     resolver = SettingsResolver(flags.overrides(), flags.config_file)
     paths = paths or (".",)
     stdin_fix = flags.fix and not flags.diff and "-" in paths
+    measured = load_trace(flags.trace_file) if flags.trace_file is not None else None
     with _report_stream(flags, stdin_fix) as out:
         run = run_check(paths, resolver, flags.run_options())
         if not run.reports and not run.errors and not run.skipped:
             raise Fatal(f"no shell scripts found in {', '.join(printable(path) for path in paths)}")
+        if measured is not None:
+            add_measurements(run.reports, measured, flags.quiet)
         _print_results(run, flags, out)
     sys.exit(_exit_code(run, flags))
 
@@ -178,6 +189,7 @@ class CheckFlags:
     strict_parse: bool | None
     jobs: int | None
     no_cache: bool
+    trace_file: Path | None
 
     def overrides(self) -> Overrides:
         """What the command line says about settings; Fatal when it names what does not exist."""
@@ -319,6 +331,9 @@ def lsp(stdio: bool) -> None:
     from pipelint.lsp.server import serve  # pygls loads here only: `pipelint check` does not pay for it
 
     serve()
+
+
+cli.add_command(trace)
 
 
 def main() -> None:

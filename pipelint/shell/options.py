@@ -104,12 +104,35 @@ def read_shell_arguments(words: Sequence[bytes | None]) -> OptionWords:
     errexit. An option word that is computed (`bash $opts -c …`) makes the
     result unknown.
     """
+    return read_shell_command_line(words).options
+
+
+@dataclass(frozen=True)
+class ShellCommandLine:
+    """A shell's command line read: its options, and what it runs."""
+
+    options: OptionWords
+    operand: int | None  # index in words of the first operand: the script file, or the text `-c` runs
+    runs_text: bool  # `-c`: the operand is the script's text, not a file
+    reads_stdin: bool  # `-s`: the script comes on stdin (the operands are its arguments)
+
+    @property
+    def script_file(self) -> int | None:
+        """The index of the script file the shell reads, if it reads one (`bash -e deploy.sh arg`)."""
+        return None if self.runs_text or self.reads_stdin else self.operand
+
+
+def read_shell_command_line(words: Sequence[bytes | None]) -> ShellCommandLine:
+    """`bash -e -o pipefail deploy.sh arg`, `sh -c 'text' name`: read_shell_arguments, and where the operands start."""
     reader = _Reader(words)
+    flags: set[str] = set()
+    operand: int | None = None
     while reader.more():
         word = reader.next()
         if word is None:
-            return reader.unknown()
+            return ShellCommandLine(reader.unknown(), None, False, False)
         if word == b"--" or word == b"-":
+            operand = reader.position if reader.more() else None
             break
         if word.startswith(b"--"):
             name = word.decode("utf-8", "replace")
@@ -119,10 +142,13 @@ def read_shell_arguments(words: Sequence[bytes | None]) -> OptionWords:
                 reader.next()
             continue  # --noprofile, --norc, --login: no option of `set`
         if word[:1] not in (b"-", b"+"):
+            operand = reader.position - 1
             break
+        if word[:1] == b"-":
+            flags.update(letter for letter in "cs" if letter in word.decode("latin-1"))
         if not reader.read_cluster(word, takes_o=True, takes_capital_o=True):
-            return reader.unknown()
-    return reader.result()
+            return ShellCommandLine(reader.unknown(), None, "c" in flags, "s" in flags)
+    return ShellCommandLine(reader.result(), operand, "c" in flags, "s" in flags or operand is None)
 
 
 def shebang_options(line: bytes) -> OptionWords:
@@ -196,6 +222,11 @@ class _Reader:
 
     def more(self) -> bool:
         return self._index < len(self._words)
+
+    @property
+    def position(self) -> int:
+        """The index of the next word."""
+        return self._index
 
     def next(self) -> bytes | None:
         word = self._words[self._index] if self.more() else b""
