@@ -50,7 +50,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterator
-from dataclasses import astuple, dataclass, field
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from tree_sitter import Node, Tree
@@ -229,10 +229,28 @@ class GuardedParse:
         return sorted(notes, key=lambda note: note.start)
 
 
-def _after(point: tuple[int, int], byte: int) -> tuple[int, int]:
-    """The point after one byte written at point."""
+def _point(position) -> tuple[int, int]:
+    return position.line, position.column
+
+
+def _advance(point: tuple[int, int], written: bytes) -> tuple[int, int]:
+    """The point after these bytes written at point."""
     row, column = point
-    return (row + 1, 0) if byte == 0x0A else (row, column + 1)
+    newlines = written.count(b"\n")
+    if not newlines:
+        return row, column + len(written)
+    return row + newlines, len(written) - written.rfind(b"\n") - 1
+
+
+def _runs(offsets: list[int]) -> list[tuple[int, int]]:
+    """Sorted offsets as [start, end) runs of consecutive ones."""
+    runs: list[tuple[int, int]] = []
+    for offset in offsets:
+        if runs and runs[-1][1] == offset:
+            runs[-1] = (runs[-1][0], offset + 1)
+        else:
+            runs.append((offset, offset + 1))
+    return runs
 
 
 class _Ranges:
@@ -323,13 +341,17 @@ class _Repair:
         fresh parse gives (tests/test_parse_guards.py): where an error remains,
         `syntax.parse` parses afresh. The edits go from the last offset back,
         so each one's row and column, read in the text before the round, are
-        not moved by the edits after it.
+        not moved by the edits after it; a run of changed bytes is one edit (a
+        stretch read another way changes a dozen: 32,000 of them were 400,000
+        edits).
         """
         tree = tree.copy()  # the earlier rounds' trees (and nodes) stay as they were read
         index = LineIndex(bytes(self.text))
-        for offset in sorted(changes, reverse=True):
-            start = astuple(index.position(offset, Encoding.UTF8))
-            tree.edit(offset, offset + 1, offset + 1, start, _after(start, self.text[offset]), _after(start, changes[offset]))
+        for start, end in reversed(_runs(sorted(changes))):
+            begin = _point(index.position(start, Encoding.UTF8))
+            old_end = _point(index.position(end, Encoding.UTF8))
+            written = bytes(changes[offset] for offset in range(start, end))
+            tree.edit(start, end, end, begin, old_end, _advance(begin, written))
         for offset, byte in changes.items():
             self.text[offset] = byte
         self.touched.update(changes)
@@ -710,32 +732,52 @@ def _rereads(source: bytes, root: Node, dialect: Dialect) -> Iterator[tuple[int,
     parses and every rule reads as bash does (READINGS). Candidates come from
     the parse around the error; their extent from bash's own rules
     (`heredocs.skip_bracketed`, `heredocs.word_end`); anything that may set a
-    variable or run a command is left unread.
+    variable or run a command is left unread. One walk down the nodes that
+    hold an error, carrying the outermost expansion above (asking a node for
+    its parent walks down from the root: quadratic on a long flat script).
     """
     seen: set[int] = set()
-    for start, end in syntax.error_ranges(root):
-        found = _read_write(source, root, start) or _descriptor_here_string(source, root, start, dialect)
-        found = found or _opaque_expansion(source, root, start)
+    for broken, before, expansion in _errors_in_context(root):
+        found = _read_write(source, broken, before) or _descriptor_here_string(source, broken, before, dialect)
+        found = found or _opaque_expansion(source, broken, before, expansion)
         if found is not None and found[0] not in seen:
             seen.add(found[0])
             yield found
 
 
-def _read_write(source: bytes, root: Node, start: int) -> tuple[int, int, str, dict[int, int]] | None:
+def _errors_in_context(root: Node) -> Iterator[tuple[Node, Node | None, Node | None]]:
+    """Each ERROR node and MISSING token, with the sibling before it and the outermost `${ }`/`$(( ))` around it
+    (below its statement)."""
+    stack: list[tuple[Node, Node | None]] = [(root, None)]
+    while stack:
+        node, expansion = stack.pop()
+        children = node.children
+        for index, child in enumerate(children):
+            if child.is_error or child.is_missing:
+                yield child, children[index - 1] if index else None, expansion
+            elif child.has_error:
+                if node.type in _STATEMENT_PARENTS:
+                    outer = None  # a statement of its own: what is above it is not its expansion
+                else:
+                    outer = expansion
+                if outer is None and child.type in _EXPANSIONS:
+                    outer = child
+                stack.append((child, outer))
+
+
+def _read_write(source: bytes, broken: Node, before: Node | None) -> tuple[int, int, str, dict[int, int]] | None:
     """`3<> f`: tree-sitter-bash 0.25 lexes `<` and stops at `>`. Read as `3<  f`: the same descriptor, the same
     file, opened for reading (a rule asks which descriptor a redirect replaces and what it names)."""
-    if source[start : start + 2] == b"<>":  # `0<> f`: the `0` dropped, `<` the ERROR, `> f` a redirect
-        start += 1
-    if source[start - 1 : start + 1] != b"<>":
-        return None
-    before = root.descendant_for_byte_range(start - 1, start)
-    if before is None or before.type != "<":
-        return None  # not a redirect operator tree-sitter lexed (quoted, or in a comment)
-    return start - 1, start + 1, "read-write", {start: 0x20}
+    start = broken.start_byte
+    if source[start : start + 2] == b"<>" and broken.child_count and broken.children[0].type == "<":
+        return start, start + 2, "read-write", {start + 1: 0x20}  # `0<> f`: `0` dropped, `<` the ERROR, `> f` a redirect
+    if source[start - 1 : start + 1] == b"<>" and before is not None and before.type == "<":
+        return start - 1, start + 1, "read-write", {start: 0x20}
+    return None  # not a redirect operator tree-sitter lexed (quoted, or in a comment)
 
 
 def _descriptor_here_string(
-    source: bytes, root: Node, start: int, dialect: Dialect
+    source: bytes, broken: Node, before: Node | None, dialect: Dialect
 ) -> tuple[int, int, str, dict[int, int]] | None:
     """`b 3<<<"$PW"`: after a command, tree-sitter-bash 0.25 takes `3` for a file redirect's and cannot go on.
 
@@ -743,9 +785,9 @@ def _descriptor_here_string(
     command's stdin stays what it was). Not in sh, where dash rejects the
     here-string: that stays a parse error.
     """
+    start = broken.start_byte
     if dialect is Dialect.SH or source[start : start + 3] != b"<<<":
         return None
-    before = root.descendant_for_byte_range(start - 1, start)
     if before is None or before.type != "file_descriptor":
         return None
     word = start + 3
@@ -760,18 +802,15 @@ def _descriptor_here_string(
     return start, end, "here-string", _masks(source, start, reading)
 
 
-def _opaque_expansion(source: bytes, root: Node, start: int) -> tuple[int, int, str, dict[int, int]] | None:
+def _opaque_expansion(
+    source: bytes, broken: Node, before: Node | None, expansion: Node | None
+) -> tuple[int, int, str, dict[int, int]] | None:
     """`${b:$len:$max}`, `$((0x${c}%4294967295))`, `"${T:+t = ${T}\\n}"`: the outermost `${…}` or `$((…))`
-    around the error, to its end as bash finds it, read as `${___#}` of the same length."""
-    expansion = None
-    for offset in (start, start - 1, start + 1):
-        node = root.descendant_for_byte_range(offset, offset) if 0 <= offset < len(source) else None
-        while node is not None and node.type not in _STATEMENT_PARENTS:
-            if node.type in _EXPANSIONS:
-                expansion = node
-            node = node.parent
-        if expansion is not None:
-            break
+    around the error (or the one right before it, cut short), to its end as bash finds it, read as `${___#}` of
+    the same length."""
+    start = broken.start_byte
+    if expansion is None and before is not None and before.type in _EXPANSIONS:
+        expansion = before
     if expansion is None:
         return None
     begin = expansion.start_byte
@@ -820,9 +859,35 @@ def _read_rereads(root: Node, found: dict[int, tuple[int, str]]) -> list[Reread]
         return []
     errors = _Ranges(syntax.error_ranges(root))
     rereads = []
+    statements = _statements_at(root, sorted(found))
     for start, (end, shape) in sorted(found.items()):
-        node = root.descendant_for_byte_range(start, end)
-        statement = statement_of(node) if node is not None else None
-        if statement is not None and not errors.overlaps(statement.start_byte, statement.end_byte):
-            rereads.append(Reread(start, end, shape, (statement.start_byte, statement.end_byte)))
+        statement = statements.get(start)
+        if statement is not None and not errors.overlaps(*statement):
+            rereads.append(Reread(start, end, shape, statement))
     return rereads
+
+
+def _statements_at(root: Node, offsets: list[int]) -> dict[int, tuple[int, int]]:
+    """The span of the statement holding each offset (`statement_of`, found from the root down).
+
+    Each node's children are read once and bisected, so that many offsets in
+    a long flat script cost linear time.
+    """
+    kids: dict[int, tuple[list[Node], list[int]]] = {}
+    spans: dict[int, tuple[int, int]] = {}
+    for offset in offsets:
+        node, statement = root, None
+        while True:
+            if node.id not in kids:
+                children = node.children
+                kids[node.id] = (children, [child.start_byte for child in children])
+            children, starts = kids[node.id]
+            index = bisect_left(starts, offset + 1) - 1
+            if index < 0 or children[index].end_byte <= offset:
+                break
+            if node.type in _STATEMENT_PARENTS:
+                statement = children[index]
+            node = children[index]
+        if statement is not None:
+            spans[offset] = (statement.start_byte, statement.end_byte)
+    return spans
