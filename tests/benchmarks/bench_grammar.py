@@ -55,7 +55,6 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 PACKAGED = "packaged"
-COMPLETIONS = "bash-completion/completions/"
 STRAY_QUERY = "(file_redirect destination: (_) . destination: (_)) @redirect"
 
 
@@ -144,21 +143,6 @@ class Worker:
 # The comparison.
 
 
-def scripts(folders: list[str]):
-    from pipelint.cli.discovery import is_shell_script
-
-    for folder in folders:
-        for directory, _, names in os.walk(folder):
-            for name in sorted(names):
-                path = Path(directory) / name
-                if path.is_symlink() or not path.is_file():
-                    continue
-                if COMPLETIONS in path.as_posix():
-                    yield path, path.as_posix() + ".bash"
-                elif is_shell_script(path):
-                    yield path, path.as_posix()
-
-
 class Tally:
     def __init__(self, name: str) -> None:
         self.name = name
@@ -198,6 +182,8 @@ def described(spec: str) -> str:
 
 
 def compare(baseline: str, grammar: str, folders: list[str], repeat: int, places: bool) -> None:
+    from count_swallowed import scripts  # the scripts `pipelint check` picks, completions read as bash
+
     from pipelint.shell.acceptance import shell_accepts
     from pipelint.shell.dialect import Dialect, detect
 
