@@ -122,6 +122,7 @@ class NoteCause(Enum):
     JOINED = "joined"  # tree-sitter-bash joined lines into one statement; split where bash ends them
     HEREDOC_END = "heredoc-end"  # tree-sitter-bash ends a here-document elsewhere than bash
     UNREADABLE = "unreadable"  # tree-sitter-bash cannot parse it, yet the shell accepts the script: not checked
+    REREAD = "reread"  # tree-sitter-bash cannot parse it; read as text of the same length that means it to every rule
 
 
 @dataclass(frozen=True)

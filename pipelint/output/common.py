@@ -251,6 +251,11 @@ def _note_text(report: FileReport, notes: tuple[Note, ...]) -> str:
             f"tree-sitter-bash joined {lines} into one statement{each}{known}; "
             f"pipelint split them where bash does, and {done}"
         )
+    if cause is NoteCause.REREAD:
+        return (
+            f"tree-sitter-bash cannot parse {lines}; pipelint read {them} as bash does (`<>` as `<` on its "
+            f"descriptor, an expansion as a computed word), checked {them}, and offers no fix there"
+        )
     done = "read as bash reads it" if checked else "not checked, the statement or its body"
     return f"tree-sitter-bash misreads where the here-document at {lines} ends; {done}"
 

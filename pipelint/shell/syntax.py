@@ -673,21 +673,23 @@ def redirect_parts(redirect: Node) -> tuple[int | None, str, Node | None]:
 
 
 def redirects_stdin(redirect: Node) -> bool:
-    if redirect.type in ("heredoc_redirect", "herestring_redirect"):
-        return True
-    if redirect.type != "file_redirect":
+    """The redirect replaces descriptor 0: an input one without a descriptor, or any on `0` (`0>f` too)."""
+    if redirect.type not in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
         return False
     descriptor, operator, _ = redirect_parts(redirect)
-    return operator in ("<", "<&", "<>", "<&-") and descriptor in (None, 0)
+    if redirect.type != "file_redirect":
+        return descriptor in (None, 0)  # `3<<<"$PW"` feeds descriptor 3, not stdin
+    return descriptor == 0 or (operator in ("<", "<&", "<>", "<&-") and descriptor is None)
 
 
 def redirects_stdout(redirect: Node) -> bool:
+    """The redirect replaces descriptor 1: an output one without a descriptor, `&>`, or any on `1` (`1<>f` too)."""
     if redirect.type != "file_redirect":
         return False
     descriptor, operator, _ = redirect_parts(redirect)
-    if operator in ("&>", "&>>"):
+    if operator in ("&>", "&>>") or descriptor == 1:
         return True
-    return operator in (">", ">>", ">|", ">&", ">&-") and descriptor in (None, 1)
+    return operator in (">", ">>", ">|", ">&", ">&-") and descriptor is None
 
 
 # Complete statements that tree-sitter may leave as children of an ERROR node.
