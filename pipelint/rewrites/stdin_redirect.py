@@ -324,11 +324,16 @@ def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool)
         missing = failed_redirect_escape_reason(pipeline, pipeline.stages[1]) or _missing_input_observed(pipeline, context)
         if missing is not None:
             return missing  # said first: the reason most fixes of a file reader are unsafe
-    return _stopped_reader_observed(pipeline, context)
+    return stopped_reader_observed(pipeline, context)
 
 
-def _stopped_reader_observed(pipeline: Pipeline, context: Context) -> str | None:
-    """The consumer may succeed before it has read all of its input, and the script sees the reader killed.
+def stopped_reader_observed(pipeline: Pipeline, context: Context, index: int = 0) -> str | None:
+    """A stage after the reader (stage index) may stop reading early, and the script sees the reader killed.
+
+    The one answer for every fix that changes how a reader meets SIGPIPE: the
+    redirect that removes it (PL001…), and `splicecat`, whose 1 MiB pipe a
+    small input never fills (PL601: `cat a b | head -n 1` on 120 KB exits 141
+    under pipefail, `splicecat a b | head -n 1` 0).
 
     The reader then dies of SIGPIPE writing the rest, and `set -o pipefail`
     (or `PIPESTATUS`) makes that the pipeline's status: under pipefail,
@@ -344,7 +349,7 @@ def _stopped_reader_observed(pipeline: Pipeline, context: Context) -> str | None
     ignored = context.facts.ignores_sigpipe
     if not ignored and not stage_status_observed(pipeline.root, context.facts):
         return None  # nothing sees the reader die: asked first, no stage's model is read
-    if all_drain_after(pipeline, 0, context):
+    if all_drain_after(pipeline, index, context):
         return None  # each stage reads to the end: none stops early, nor dies of a later one's SIGPIPE
     if ignored:
         return (
