@@ -22,6 +22,7 @@ from pipelint.shell.dialect import SHELLS, Dialect, adds_bashism, detect
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, ParseFailure, RuleCrash
 from pipelint.programs.table import WRAPPERS
 from pipelint.embedded.regions import Region
+from pipelint.facts.outside import Outside, OutsideReads
 from pipelint.facts.script import ScriptFacts
 from pipelint.rule import CommandModels, Context, Rule
 
@@ -66,6 +67,7 @@ class CheckResult:
     regions: list[Region] = field(default_factory=list)
     suppressions: list[suppression.Suppression] = field(default_factory=list)
     error_count: int = 0  # ERROR nodes and MISSING tokens, for the fixer's "parses no worse" test
+    outside_read: frozenset[Outside] = frozenset()  # what the lint read from outside the file (cache.py)
 
 
 @dataclass
@@ -151,6 +153,7 @@ def check(
     only: Only | None = None,
     variables: Callable[[Node], VariableFacts] | None = None,
     report_unused: bool = True,
+    outside: OutsideReads | None = None,
 ) -> CheckResult:
     """Lint one script with the given rule instances.
 
@@ -161,13 +164,16 @@ def check(
     variables: how the script facts find the variable facts (`facts.ScriptFacts`); None: by their query.
     report_unused: report the directives that disabled nothing (PL900) here; False when the caller lints
     the scripts inside this one, which the directives may cover, and reports them after (linter.py).
+    outside: the record of what the lint reads from outside the file, shared by a script and the scripts
+    inside it (linter.py); None: one of its own.
     """
     forced = settings.forced_dialect if settings is not None else None
     dialect = region.dialect if region is not None else detect(source, path, forced)
     parsed = _parse(source, dialect, tree)
     rules = list(rules)
     found = candidates.find(candidates.plan(rules), parsed.root)
-    context = _context(source, dialect, parsed, found, rules, path, settings, mountinfo, region, variables)
+    outside = OutsideReads(path, mountinfo) if outside is None else outside
+    context = _context(source, dialect, parsed, found, rules, path, settings, outside, region, variables)
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
     findings, comments, commands = _walk(parsed, found, rules, context, guard, only)
     result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
@@ -195,6 +201,7 @@ def check(
     remote = SHELLS[settings.remote_shell].dialect if settings is not None else Dialect.SH
     seen = partial(exit_status.command_status_observed, facts=context.facts)
     result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen)
+    result.outside_read = frozenset(outside.read)
     return result
 
 
@@ -206,7 +213,7 @@ def _context(
     rules: list[Rule],
     path: str | None,
     settings: Settings | None,
-    mountinfo: str | None,
+    outside: OutsideReads,
     region: Region | None,
     variables: Callable[[Node], VariableFacts] | None,
 ) -> Context:
@@ -224,7 +231,7 @@ def _context(
         command=reader,
         path=path,
         slow_mounts=settings.slow_mounts if settings is not None else (),
-        mountinfo=mountinfo,
+        outside=outside,
         enabled_codes=frozenset(rule.code for rule in rules),
         region=region,
     )
