@@ -101,7 +101,7 @@ def pipe_is_the_point(pipeline: Pipeline, context: Context) -> bool:
     """The consumer ends, or runs as fast, only because it reads a pipe: the reader copies for a reason.
 
     `cat f | tail -f` ends with the pipe where `tail -f < f` follows the file for ever; GNU sort
-    sorts a large file 1.4× slower from `< f` than from the pipe (the program table's
+    sorts a large file with 1.4× the CPU from `< f` as from the pipe (the program table's
     `ReadsFileDifferently`, measured by tests/benchmarks/bench_redirect.py).
     """
     differences = file_input_differences(pipeline.stages[1], context)
