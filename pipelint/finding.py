@@ -101,3 +101,29 @@ class ParseFailure:
 
     start: int
     end: int
+
+
+class NoteCause(Enum):
+    """Why pipelint read part of a script otherwise than tree-sitter-bash's parse: the kinds of note."""
+
+    JOINED = "joined"  # tree-sitter-bash joined lines into one statement; split where bash ends them
+    HEREDOC_END = "heredoc-end"  # tree-sitter-bash ends a here-document elsewhere than bash
+    UNREADABLE = "unreadable"  # tree-sitter-bash cannot parse it, yet the shell accepts the script: not checked
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something the user should know about how a stretch of a script was read; never a finding.
+
+    checked: the stretch was linted as bash reads it (the repair lost nothing);
+    False: pipelint could not check it. issue: tree-sitter-bash's issue, if one is known.
+    """
+
+    cause: NoteCause
+    start: int
+    end: int
+    checked: bool
+    issue: str | None = None
+
+    def moved(self, start: int, end: int) -> "Note":
+        return replace(self, start=start, end=end)

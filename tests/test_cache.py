@@ -189,8 +189,10 @@ def test_every_outside_read_is_declared_by_the_rules_that_make_it():
     from pipelint.engine.registry import RULES
     from pipelint.facts.outside import Outside
 
+    from pipelint.facts.outside import ENGINE_READS
+
     declared = {kind for rule in RULES for kind in rule.reads_outside}
-    assert declared == set(Outside)
+    assert declared | ENGINE_READS == set(Outside) and not declared & ENGINE_READS
     for rule in RULES:
         text = Path(sys.modules[rule.__module__].__file__).read_text()
         for kind, method in ((Outside.MOUNT_TABLE, "mount_table()"), (Outside.SIBLING_SCRIPTS, "sibling_scripts()")):
@@ -298,9 +300,29 @@ def test_an_entry_keeps_every_field_a_lint_reports():
     assert {f.name for f in fields(FileReport)} - per_run == {f.name for f in fields(cache.Entry)}
 
 
-def test_a_cached_run_says_the_parse_guards_notes_again(project):
+def test_a_cached_run_says_the_notes_again(project):
     (project / "joined.sh").write_text("[ 1 -eq 0 ]\ncat words.txt | wc -l\necho r > k\n[ 1 ]\n")
-    first = run_cli("check", "joined.sh", cwd=project)
-    second = run_cli("check", "joined.sh", cwd=project)
-    assert b"pipelint: note: joined.sh:1:1: " in first.stderr
-    assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
+    (project / "unread.sh").write_text('#!/bin/bash\nexec 3<> "$f"\ncat words.txt | wc -l\n')
+    for arguments in (["--verbose", "joined.sh"], ["unread.sh"]):
+        first = run_cli("check", *arguments, cwd=project)
+        second = run_cli("check", *arguments, cwd=project)
+        assert b"pipelint: note: " in first.stderr
+        assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
+
+
+def test_the_shell_that_judges_an_unparsed_line_is_an_input_too(tmp_path, monkeypatch):
+    """Where tree-sitter-bash cannot parse a line, `bash -n` decides between a note and a parse error: another
+    bash (here one that rejects everything, first on PATH) must not be answered from the other's entry."""
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.sh").write_text('#!/bin/bash\nexec 3<> "$f"\ncat words.txt | wc -l\n')
+    strict = tmp_path / "strict-bin"
+    strict.mkdir()
+    (strict / "bash").write_text("#!/bin/sh\nexit 2\n")
+    (strict / "bash").chmod(0o755)
+    rejecting = {"PATH": f"{strict}{os.pathsep}{os.environ['PATH']}"}
+    for _ in range(2):  # the second time from the cache
+        assert b"parse-error" in run_cli("check", "a.sh", env=rejecting).stdout
+        accepted = run_cli("check", "a.sh")
+        assert b"parse-error" not in accepted.stdout and b"the shell accepts the script" in accepted.stderr

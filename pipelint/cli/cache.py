@@ -12,7 +12,8 @@ key hashes
   without anyone remembering to add it here).
 
 What a lint reads from outside the file (`facts/outside.py`: the mount table
-PL102 reads, the scripts beside the file PL103 reads) is not in the key: the
+PL102 reads, the scripts beside the file PL103 reads, the shell that judges a
+script tree-sitter-bash cannot parse) is not in the key: the
 entry keeps a fingerprint of each such input the lint read, taken before the
 lint, and a lookup whose fingerprints no longer match is a miss. A file
 whose lint read none of them (most files: PL103 reads the folder only for a
@@ -50,14 +51,14 @@ from pipelint import __version__
 from pipelint.finding import ParseFailure
 from pipelint.engine.config import Settings
 from pipelint.shell.dialect import Dialect
-from pipelint.finding import Applicability, Edit, Finding, Fix, Severity
+from pipelint.finding import Applicability, Edit, Finding, Fix, Note, NoteCause, Severity
 from pipelint.engine.fixer import applicable
-from pipelint.shell.parse_guards import Note
-from pipelint.facts.outside import Outside, fingerprint, folder_of
+from pipelint.facts.outside import ENGINE_READS, Outside, fingerprint, folder_of
 
 DEFAULT_DIR = ".pipelint_cache"
 FILE_NAME = "lint-cache.json"
-FORMAT = 4  # bumped when the layout of an entry changes (2: the parse guards' notes, 3: host, 4: outside)
+# Bumped when the layout of an entry changes (2: the parse guards' notes, 3: host, 4: notes by cause, 5: outside).
+FORMAT = 5
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class Entry:
     findings: list[Finding]
     parse_failures: list[ParseFailure]
     dialect: Dialect
-    notes: list[Note]  # what the parse guards repaired: printed again on a cached run
+    notes: list[Note]  # how parts of the file were read: said again on a cached run
     host: str | None  # the kind of file holding scripts (a Dockerfile), None for a script
     # The fingerprint of each outside input the lint read, by `Outside` name, as it was before the lint.
     outside_read: dict[str, str] = field(default_factory=dict)
@@ -262,8 +263,8 @@ def _codes(settings: Settings, path: Path | None) -> frozenset[str]:
 
 @functools.lru_cache(maxsize=256)
 def _outside_kinds(settings: Settings, path: Path | None) -> frozenset[Outside]:
-    """What the rules that check path may read from outside it (`Rule.reads_outside`)."""
-    return frozenset(kind for rule in settings.enabled_rules(path) for kind in rule.reads_outside)
+    """What the lint of path may read from outside it: the engine's inputs and its rules' (`Rule.reads_outside`)."""
+    return ENGINE_READS | {kind for rule in settings.enabled_rules(path) for kind in rule.reads_outside}
 
 
 # JSON for an entry: bytes as base64, enums by value.
@@ -274,7 +275,7 @@ def _encode(entry: Entry) -> dict:
         "dialect": entry.dialect.value,
         "parse_failures": [[failure.start, failure.end] for failure in entry.parse_failures],
         "findings": [_encode_finding(finding) for finding in entry.findings],
-        "notes": [[note.start, note.text] for note in entry.notes],
+        "notes": [[note.cause.value, note.start, note.end, note.checked, note.issue] for note in entry.notes],
         "host": entry.host,
         "outside": entry.outside_read,
     }
@@ -295,7 +296,10 @@ def _decode(raw: dict) -> Entry:
         findings=[_decode_finding(item) for item in raw["findings"]],
         parse_failures=[ParseFailure(int(start), int(end)) for start, end in raw["parse_failures"]],
         dialect=Dialect(raw["dialect"]),
-        notes=[Note(int(start), str(text)) for start, text in raw["notes"]],
+        notes=[
+            Note(NoteCause(cause), int(start), int(end), bool(checked), None if issue is None else str(issue))
+            for cause, start, end, checked, issue in raw["notes"]
+        ],
         host=None if raw["host"] is None else str(raw["host"]),
         outside_read={str(name): str(value) for name, value in raw["outside"].items()},
     )

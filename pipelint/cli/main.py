@@ -52,7 +52,13 @@ def cli() -> None:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when --fix changed something.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only: no summary, no notes.")
-@click.option("-v", "--verbose", is_flag=True, help="With an internal error, also print its traceback.")
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="With an internal error, also print its traceback; also note the misreads of tree-sitter-bash that "
+    "pipelint repaired without losing anything.",
+)
 @click.option(
     "--output-format",
     type=click.Choice(sorted(FORMATS)),
@@ -93,6 +99,12 @@ def cli() -> None:
     "--embedded/--no-embedded",
     default=None,
     help="Also lint shell inside strings and here-documents, Dockerfiles and CI files (default: on).",
+)
+@click.option(
+    "--strict-parse/--no-strict-parse",
+    default=None,
+    help="Report what tree-sitter-bash cannot parse as a parse error even where the shell accepts the script "
+    "(default: a note, and the exit status is not affected).",
 )
 @click.option(
     "-j",
@@ -163,6 +175,7 @@ class CheckFlags:
     max_file_size: str | None
     embedded: bool | None
     shell: str | None
+    strict_parse: bool | None
     jobs: int | None
     no_cache: bool
 
@@ -177,6 +190,7 @@ class CheckFlags:
             max_file_size=self._max_file_size(),
             embedded=self.embedded,
             shell=self.shell,
+            strict_parse=self.strict_parse,
         )
         try:
             overrides.validate()
@@ -230,6 +244,7 @@ def _print_results(run: Run, flags: CheckFlags, out: TextIO) -> None:
         fix_mode=flags.fix and not flags.diff,
         show_fixes=flags.show_fixes,
         color=wants_colour(flags.color, out),
+        verbose=flags.verbose,
     )
     if flags.statistics:
         statistics.FORMATS[output_format](run.reports, options, out)
@@ -237,7 +252,6 @@ def _print_results(run: Run, flags: CheckFlags, out: TextIO) -> None:
         FORMATS[output_format](run.reports, options, out)
     if output_format not in HUMAN_FORMATS or flags.quiet:
         return
-    _echo(summary.parse_guard_notes(run.reports), sys.stderr)
     if flags.diff:
         _echo(summary.parse_failure_notes(run.reports), sys.stderr)
     if flags.show_fixes:
@@ -246,6 +260,7 @@ def _print_results(run: Run, flags: CheckFlags, out: TextIO) -> None:
         click.echo(summary.summary(run.reports, options, run.errors), file=out)
     elif run.diffs == 0:
         click.echo("No fixes to apply.", file=out)
+    _echo(summary.notes(run.reports, options), sys.stderr)
 
 
 def _echo(lines: list[str], out) -> None:

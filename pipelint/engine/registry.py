@@ -21,6 +21,7 @@ from pipelint.rules.pl401_bulk_load_order import BulkLoadOrderRule
 from pipelint.rules.pl501_grep_count import GrepCountRule
 from pipelint.rules.pl502_sort_uniq import SortUniqRule
 from pipelint.rules.pl503_echo_pipe import EchoPipeRule
+from pipelint.rules.pl504_sort_head import SortHeadRule
 from pipelint.rules.pl505_double_sort import DoubleSortRule
 from pipelint.rules.pl601_prefer_splicecat_concat import PreferSplicecatConcatRule
 from pipelint.rules.pl602_prefer_splicecat_tee import PreferSplicecatTeeRule
@@ -44,6 +45,7 @@ RULES: tuple[type[Rule], ...] = (
     GrepCountRule,  # PL501 grep-count
     SortUniqRule,  # PL502 sort-uniq
     EchoPipeRule,  # PL503 echo-pipe
+    SortHeadRule,  # PL504 sort-head
     DoubleSortRule,  # PL505 double-sort
     PreferSplicecatConcatRule,  # PL601 prefer-splicecat-concat
     PreferSplicecatTeeRule,  # PL602 prefer-splicecat-tee

@@ -14,7 +14,12 @@ The inputs:
 - the machine's mount table (`/proc/self/mountinfo`, or `--mounts FILE`):
   PL102 asks which paths lie on NFS, CIFS, sshfs…;
 - the scripts in the file's folder: PL103 asks whether one of them names
-  the file a `tee` writes.
+  the file a `tee` writes;
+- the shells installed (found on PATH): where tree-sitter-bash cannot parse
+  a script, the engine asks the script's shell (`bash -n`) whether it reads
+  it, and reports a note instead of a parse error if so
+  (`shell/acceptance.py`); a rule declares nothing for it, the engine may
+  read it for every file (`ENGINE_READS`).
 
 What is read before the lint — the config file and `.shellcheckrc` (into
 `Settings`), `PIPELINT_*` variables and the code (the engine's fingerprint) —
@@ -30,7 +35,8 @@ from enum import Enum
 from pathlib import Path
 
 from pipelint.facts import mounts
-from pipelint.shell.dialect import is_shell_script
+from pipelint.shell import acceptance
+from pipelint.shell.dialect import Dialect, is_shell_script
 
 
 class Outside(Enum):
@@ -38,6 +44,11 @@ class Outside(Enum):
 
     MOUNT_TABLE = "the machine's mount table"
     SIBLING_SCRIPTS = "the other scripts in the file's folder"
+    INSTALLED_SHELLS = "the shells that judge a script tree-sitter-bash cannot parse"
+
+
+# What the engine itself may read for any file, whatever the rules (`Rule.reads_outside` holds the rules').
+ENGINE_READS = frozenset({Outside.INSTALLED_SHELLS})
 
 
 # PL103 reads the folder only for a finding about to be reported; caps keep it cheap in a folder of
@@ -60,6 +71,11 @@ class OutsideReads:
         """The system's mounts (parsed once per process)."""
         self.read.add(Outside.MOUNT_TABLE)
         return mounts.load(self.mountinfo)
+
+    def shell_accepts(self, source: bytes, dialect: Dialect) -> bool | None:
+        """`acceptance.shell_accepts`: whether the dialect's installed shell reads source without a syntax error."""
+        self.read.add(Outside.INSTALLED_SHELLS)
+        return acceptance.shell_accepts(source, dialect)
 
     def sibling_scripts(self) -> SiblingScripts:
         """The scripts beside the file, read lazily and once per lint."""
@@ -129,11 +145,22 @@ def _sorted_entries(folder: str) -> list[os.DirEntry]:
 def fingerprint(kind: Outside, path: str | None, mountinfo: str | None) -> str:
     """What the input is now, for the cache: equal fingerprints, equal answers.
 
-    The mount table by its bytes. The folder by what PL103 reads of it: the
+    The shells by which one judges each dialect and that file's size, time
+and inode. The mount table by its bytes. The folder by what PL103 reads of it: the
     first MAX_SIBLINGS names and, for each, its type, size, modification time
     and inode (a script edited in place or replaced changes one of them).
     """
     digest = hashlib.blake2b(digest_size=16)
+    if kind is Outside.INSTALLED_SHELLS:
+        for dialect in acceptance.JUDGES:
+            judge = acceptance.judge(dialect)
+            try:
+                status = os.stat(judge) if judge is not None else None
+            except OSError:
+                status = None
+            described = "-" if status is None else f"{status.st_size} {status.st_mtime_ns} {status.st_ino}"
+            digest.update(f"{dialect.value} {judge} {described}\n".encode())
+        return digest.hexdigest()
     if kind is Outside.MOUNT_TABLE:
         try:
             with open(mountinfo or mounts.PROC_MOUNTINFO, "rb") as handle:

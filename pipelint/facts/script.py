@@ -22,13 +22,14 @@ from pipelint.programs.table import WRAPPERS, Trait, has, named, program
 from pipelint.shell.properties import cached_property
 from pipelint.facts.shell_options import BLOCKS, ShellOptions
 from pipelint.facts.static_paths import LiteralVariables, static_path
+from pipelint.shell.options import STARTUP_VARIABLES, Environment
 
 # Names whose command may mount or unmount: the programs that do, and the wrappers that may run them.
 _MOUNT_LEADS = named(Trait.MOUNTS) | named(Trait.UNMOUNTS) | frozenset(WRAPPERS)
 # Texts these facts look for anywhere in the script before reading further: a script without the text
 # skips that reading. An edit that adds or removes one changes what other statements see.
 _ALIAS_TEXT, _TRAP_TEXT, _PIPESTATUS_TEXT, _IFS_TEXT = b"alias", b"trap", b"PIPESTATUS", b"IFS"
-TEXT_MARKERS = (_ALIAS_TEXT, _TRAP_TEXT, _PIPESTATUS_TEXT, _IFS_TEXT, b"source", b"eval")
+TEXT_MARKERS = (_ALIAS_TEXT, _TRAP_TEXT, _PIPESTATUS_TEXT, _IFS_TEXT, b"source", b"eval", *sorted(STARTUP_VARIABLES))
 # The commands whose effect these facts read in other statements: options and traps, aliases, code the
 # script runs unseen, mounts. An edit that adds, removes or moves one changes what other statements'
 # findings rest on (the language server's provisional lint re-lints everything then).
@@ -141,8 +142,11 @@ class ScriptFacts:
         statements: dict[str, list[Node]] | None = None,
         names: dict[int, bytes | None] | None = None,
         variables: Callable[[Node], VariableFacts] | None = None,
+        unseen_code_first: bool = False,
     ):
         self.root = root
+        # Code the script cannot show runs first in its shell (a `BASH_ENV` file, a `before_script` of another file).
+        self._unseen_code_first = unseen_code_first
         # How the variable facts of root are found: the query, unless the caller has them (the language
         # server's provisional lint carries most from the last exact lint: lsp/carried.py).
         self._variables_of = variables if variables is not None else VariableFacts.of
@@ -205,6 +209,29 @@ class ScriptFacts:
         return known
 
     @cached_property
+    def exported_startup(self) -> Environment:
+        """The startup variables (SHELLOPTS, BASHOPTS, BASH_ENV: `shell.options`) the shells this script
+        starts may inherit from it, each with its value (None: not known).
+
+        A word naming one anywhere (`export SHELLOPTS`, `declare -x BASH_ENV=f`)
+        or an assignment to one (a later `export`, or `set -a`, exports it): the
+        cautious reading, without asking which command the word belongs to.
+        `export SHELLOPTS` passes the options in force then: not known.
+        """
+        text = self.root.text
+        if not any(name in text for name in STARTUP_VARIABLES):
+            return ()  # most scripts: nothing read
+        found: list[tuple[bytes, bytes | None]] = []
+        for name in STARTUP_VARIABLES:
+            assignments = self._variables.assignments.get(name, [])
+            for node in assignments:
+                value = node.child_by_field_name("value")
+                found.append((name, b"" if value is None else syntax.literal_value(value)))
+            if text.count(name) > len(assignments):  # `export SHELLOPTS`, `declare -x BASHOPTS`: the value then in force
+                found.append((name, None))
+        return tuple(sorted(set(found), key=lambda item: (item[0], item[1] or b"")))
+
+    @cached_property
     def aliases(self) -> frozenset[bytes]:
         """Names the script defines with `alias NAME=…` (dash expands aliases in scripts; bash with expand_aliases)."""
         names: set[bytes] = set()
@@ -221,9 +248,9 @@ class ScriptFacts:
 
     @cached_property
     def runs_unseen_code(self) -> bool:
-        """The script runs code it does not show (`. FILE`, `source FILE`, `eval`): that code may define any
-        function, alias or trap."""
-        return any(has(self._program(node), Trait.RUNS_OTHER_CODE) for node in self._commands)
+        """The script runs code it does not show (`. FILE`, `source FILE`, `eval`, or code its host runs first in
+        the same shell: `embedded.regions.Region.runs_code_first`): that code may define any function, alias or trap."""
+        return self._unseen_code_first or any(has(self._program(node), Trait.RUNS_OTHER_CODE) for node in self._commands)
 
     @cached_property
     def functions(self) -> frozenset[bytes]:
@@ -326,6 +353,7 @@ class ScriptFacts:
             statements.get("loop", []),
             self._options_from_start,
             self._program,
+            self._unseen_code_first,
         )
 
     def option_at(self, name: str, offset: int) -> bool:

@@ -300,7 +300,7 @@ def _summary(text: bytes, statements: Sequence[Statement]) -> _Summary:
     other_uses, words = frozenset(variables.other_uses), frozenset(variables.words)
     reaching, commands = [], Counter()
     for node in sorted(found.get("command", []), key=lambda node: node.start_byte):
-        name = syntax.basename(syntax.command_name(node))
+        name = syntax.basename(syntax.command_word(node))  # `\\set -e` sets options as `set -e` does
         if name is None:
             name = b"$"  # a computed name: may be any command
         if name in _REACHING or name == b"$" or (name in WRAPPERS and commands_model.read(node).program in _REACHING):

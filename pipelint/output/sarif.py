@@ -26,7 +26,7 @@ from pipelint import __version__
 from pipelint.engine import registry, ruledocs
 from pipelint.finding import Edit, Finding, Severity
 from pipelint.engine.linter import FileReport
-from pipelint.output.common import PARSE_FAILURE_KIND, PARSE_FAILURE_TEXT, RULES_URL, RenderOptions, is_fixable, lossy, rule_url, span
+from pipelint.output.common import NOTE_KIND, PARSE_FAILURE_KIND, note_groups, parse_failure_text, RULES_URL, RenderOptions, is_fixable, lossy, rule_url, span
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 INFORMATION_URI = RULES_URL.split("/blob/", 1)[0]
@@ -134,25 +134,30 @@ def result(report: FileReport, finding: Finding, rule_index: int, options: Rende
     return entry
 
 
-def _notification(report: FileReport, kind: str, message: str, region_of: dict | None = None) -> dict:
+def _notification(
+    report: FileReport, kind: str, message: str, region_of: dict | None = None, level: str = "error"
+) -> dict:
     location: dict = {"artifactLocation": artifact_location(report)}
     if region_of is not None:
         location["region"] = region_of
     return {
         "descriptor": {"id": kind},
-        "level": "error",
+        "level": level,
         "message": {"text": lossy(message)},
         "locations": [{"physicalLocation": location}],
     }
 
 
-def notifications(reports: list[FileReport]) -> list[dict]:
-    """Parse failures, and rules that raised (each naming its rule)."""
+def notifications(reports: list[FileReport], options: RenderOptions) -> list[dict]:
+    """Parse failures, notes (level "note"), and rules that raised (each naming its rule)."""
     found = []
     for report in reports:
+        for group in note_groups(report, options.verbose):
+            where = region(report, group.start, group.end)
+            found.append(_notification(report, NOTE_KIND, group.text, where, level="note"))
         for failure in report.parse_failures:
             where = region(report, failure.start, failure.end)
-            found.append(_notification(report, PARSE_FAILURE_KIND, PARSE_FAILURE_TEXT, where))
+            found.append(_notification(report, PARSE_FAILURE_KIND, parse_failure_text(report.index, failure), where))
         for crash in report.crashes:
             notification = _notification(report, "internal-error", f"internal error in {crash.code}: {crash.summary}")
             notification["associatedRule"] = {"id": crash.code}
@@ -184,7 +189,7 @@ def sarif_log(reports: list[FileReport], options: RenderOptions) -> dict:
         "invocations": [
             {
                 "executionSuccessful": not any(report.crashes for report in reports),
-                "toolExecutionNotifications": notifications(reports),
+                "toolExecutionNotifications": notifications(reports, options),
             }
         ],
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from pipelint.shell import syntax
-from pipelint.programs.table import WRAPPERS, OptionSpec, WrapperSpec, spec_for
+from pipelint.programs.table import WRAPPERS, OptionSpec, Trait, WrapperSpec, program, spec_for
 from pipelint.shell.properties import cached_property
 
 
@@ -106,6 +106,18 @@ class Command:
     @property
     def runs_as_other_user(self) -> bool:
         return any(wrapper.other_user for wrapper in self.wrappers)
+
+    @property
+    def may_read_stdin(self) -> bool:
+        """It may read standard input: a program not known never to (`NEVER_READS_STDIN`), one asked to
+        (`rm -i`), `cat` without a file operand, or one run as another user (`sudo -S` reads the password there)."""
+        known = program(self.program)
+        if not self.exact or self.runs_as_other_user:
+            return True
+        if known.has(Trait.COPIES_FILES_OUT):  # `cat f` reads f; `cat`, `cat -`, `cat "$f"` may read stdin
+            values = self.operand_values
+            return not values or any(value in (None, b"-") for value in values)
+        return not known.has(Trait.NEVER_READS_STDIN) or self.has(*known.reads_stdin_with)
 
     @property
     def operand_values(self) -> list[bytes | None]:

@@ -85,7 +85,7 @@ class Trait(Enum):
     DRAINS_INPUT = "reads its input to the end whatever it holds (unless one of `stops_early_with`)"
     SILENT_ON_EMPTY = "prints nothing when its input is empty (unless one of `speaks_on_empty_with`)"
     FAILS_ON_EMPTY = "exits non-zero on empty input (unless one of `succeeds_on_empty_with`)"
-    NEVER_READS_STDIN = "never reads standard input (a shell builtin that prints or sets)"
+    NEVER_READS_STDIN = "never reads standard input (unless one of `reads_stdin_with`): a builtin that prints or sets, `mkdir`"
     BOUNDED_OUTPUT = "prints a few lines, however large the data around it is"
     OUTPUT_AT_MOST_INPUT = "writes at most its input (or a fixed multiple of it): a filter that cannot make more"
     BUFFER = "copies its input to its output unchanged (a meter or a buffer)"
@@ -96,7 +96,7 @@ class Trait(Enum):
     CONTROLS_FLOW = "a builtin that acts on the loop, function or shell it runs in (`break`, `exit`)"
     SPECIAL_BUILTIN = "a POSIX special builtin: a failed redirect on it ends a POSIX shell"
     RUNS_OTHER_CODE = "runs code the script does not show (`. FILE`, `eval`): it may define or set anything"
-    RUNS_BUILTINS = "runs the builtin named after it in the same shell (`command cd`, `builtin read`)"
+    RUNS_BUILTINS = "runs the builtin named after it in the same shell (`command cd`, `builtin read`, bash's `time cd`)"
     SETS_OPTIONS = "turns shell options on or off (`set -e`, `shopt -s lastpipe`; an ERR trap acts as errexit)"
     SHAPES_LATER_COMMANDS = "changes how every later command runs: the shell's descriptors, directory or builtins"
     SETUP_ONLY = "prepares the shell or a folder and prints nothing (`cd`, `umask`, `mkdir`)"
@@ -134,6 +134,7 @@ class Program:
     speaks_on_empty_with: frozenset[str] = frozenset()  # SILENT_ON_EMPTY, except with one of these (`grep -c`)
     succeeds_on_empty_with: frozenset[str] = frozenset()  # FAILS_ON_EMPTY, except with one of these (`grep -L`)
     writes_file_with: frozenset[str] = frozenset()  # options naming a file it writes instead of stdout (`sort -o F`)
+    reads_stdin_with: frozenset[str] = frozenset()  # NEVER_READS_STDIN, except with one of these (`rm -i` asks)
     restores_dump_with: frozenset[str] = frozenset()  # RESTORES_DUMP only with one of these (`tar -x`); empty: always
     format: str | None = None  # COMPRESSOR, DECOMPRESSOR: "gzip", "xz"…
     filesystem: str | None = None  # MOUNTS: the type a mount helper mounts (`mount.nfs4`: nfs4)
@@ -509,14 +510,21 @@ PROGRAMS: dict[bytes, Program] = {
     b"base64": _entry(DEFAULT, QUIET, DRAINS, SHRINKS),
     b"base32": _entry(DEFAULT, QUIET, DRAINS),
     **dict.fromkeys((b"md5sum", b"sha1sum", b"sha256sum", b"sha512sum", b"cksum"), _entry(DEFAULT, QUIET, DRAINS)),
-    b"seq": _entry(DEFAULT, QUIET),
-    b"yes": _entry(DEFAULT, QUIET),
-    b"ls": _entry(DEFAULT, QUIET),
+    b"seq": _entry(DEFAULT, QUIET, NO_STDIN),
+    b"yes": _entry(DEFAULT, QUIET, NO_STDIN),
+    b"ls": _entry(DEFAULT, QUIET, NO_STDIN),
     b"ts": _entry(DEFAULT, SHRINKS),
     b"logger": _entry(DEFAULT, SHRINKS),
     # Programs that print a few lines whatever they are given.
-    b"date": _entry(DEFAULT, QUIET, BOUNDED),
-    **dict.fromkeys((b"hostname", b"uname", b"whoami", b"id", b"basename", b"dirname"), _entry(DEFAULT, BOUNDED)),
+    b"date": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN),
+    **dict.fromkeys(
+        (b"hostname", b"uname", b"whoami", b"id", b"basename", b"dirname"), _entry(DEFAULT, BOUNDED, NO_STDIN)
+    ),  # fmt: skip
+    # File tools that read no input, except to ask before they overwrite or remove (`-i`).
+    **dict.fromkeys((b"touch", b"chmod", b"chown", b"chgrp", b"sleep"), _entry(DEFAULT, NO_STDIN)),
+    **dict.fromkeys(
+        (b"rm", b"cp", b"mv", b"ln"), _entry(DEFAULT, NO_STDIN, reads_stdin_with=_long("-i", "--interactive", "-I"))
+    ),  # fmt: skip
     # Shell builtins.
     b"echo": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN, Trait.PRINTS_ARGUMENTS),
     b"printf": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN, STATE, Trait.PRINTS_ARGUMENTS),  # `printf -v NAME` sets
@@ -548,12 +556,24 @@ PROGRAMS: dict[bytes, Program] = {
     b"cd": _entry(DEFAULT, NO_STDIN, STATE, Trait.SHAPES_LATER_COMMANDS, Trait.SETUP_ONLY),
     **dict.fromkeys((b"pushd", b"popd", b"enable"), _entry(DEFAULT, STATE, Trait.SHAPES_LATER_COMMANDS)),
     b"umask": _entry(DEFAULT, STATE, Trait.SETUP_ONLY),
-    b"mkdir": _entry(DEFAULT, Trait.SETUP_ONLY),
+    b"mkdir": _entry(DEFAULT, NO_STDIN, Trait.SETUP_ONLY),
     **dict.fromkeys(
         (b"read", b"mapfile", b"readarray", b"ulimit", b"wait", b"hash", b"getopts", b"disown", b"jobs", b"bg", b"fg"),
         _entry(DEFAULT, STATE),
     ),  # fmt: skip
     **dict.fromkeys((b"alias", b"unalias"), _entry(DEFAULT, STATE, Trait.DEFINES_ALIASES)),
+    # Builtins that keep what they set in the shell they run in: bash's completions, key bindings, history
+    # and directory stack (`complete -W x foo`, `dirs -c`), a job spec (`kill %1` names the shell's own
+    # jobs; a subshell has none), dash's `chdir`, ksh's typed variables, `autoload`, `hist` (it
+    # runs earlier commands again) and `redirect` (ksh93's `command exec`), mksh's `global`.
+    **dict.fromkeys(
+        (b"complete", b"compopt", b"bind", b"history", b"fc", b"dirs", b"kill", b"autoload", b"integer", b"float",
+         b"nameref", b"compound", b"enum", b"global", b"hist"),
+        _entry(DEFAULT, STATE),
+    ),  # fmt: skip
+    b"chdir": _entry(DEFAULT, NO_STDIN, STATE, Trait.SHAPES_LATER_COMMANDS, Trait.SETUP_ONLY),
+    b"redirect": _entry(DEFAULT, STATE, Trait.SHAPES_LATER_COMMANDS),
+    b"newgrp": _entry(DEFAULT, STATE, FLOW),  # ksh93's builtin replaces the shell, as `exec newgrp` does
     b"builtin": _entry(DEFAULT, STATE, Trait.RUNS_BUILTINS, Trait.SHAPES_LATER_COMMANDS),
     # Compressors: the short options of each that take a value.
     # xz calls -0…-3 its fast presets; bzip2's level only sets the block size, so all of them are slow; gzip's
@@ -664,8 +684,9 @@ PROGRAMS: dict[bytes, Program] = {
     b"kubectl": _entry(_KUBECTL, Trait.RUNS_ELSEWHERE),
     b"oc": _entry(_KUBECTL, Trait.RUNS_ELSEWHERE),
     # Wrappers: they run the program named after their own options.
-    **{name: _wrapper(spec) for name, spec in _WRAPPER_SPECS.items() if name not in (b"command", b"exec")},
+    **{name: _wrapper(spec) for name, spec in _WRAPPER_SPECS.items() if name not in (b"command", b"exec", b"time")},
     b"command": _wrapper(_WRAPPER_SPECS[b"command"], Trait.RUNS_BUILTINS),
+    b"time": _wrapper(_WRAPPER_SPECS[b"time"], Trait.RUNS_BUILTINS),  # bash's keyword: `time set -e` sets errexit
     b"exec": _wrapper(_WRAPPER_SPECS[b"exec"], STATE, FLOW, SPECIAL, Trait.SHAPES_LATER_COMMANDS),
 }
 

@@ -11,7 +11,7 @@ from pipelint.finding import Edit
 from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 from pipelint.rewrites.stage_removal import all_drain_after
-from pipelint.rewrites.subshell import expansion_may_fail
+from pipelint.rewrites.subshell import enters_current_shell, expansion_may_fail
 
 
 def absorb_next_stage(pipeline: Pipeline, index: int, context: Context) -> Edit | None:
@@ -69,7 +69,10 @@ def merge_unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str
     if last and may_fail(pipeline.stages[index]) and status_observed(pipeline.root, context.facts):
         return "the pipeline's exit status becomes the first command's, which fails where the second succeeded"
     stage, following = pipeline.stages[index], pipeline.stages[index + 1]
-    if (len(pipeline.stages) == 2 or following.redirects) and expansion_may_fail(stage, context):
+    # Alone, or last where the last stage runs in the current shell (`lastpipe`, ksh), a word that fails to
+    # expand ends the script, where in a stage of the pipeline it ended that stage.
+    alone = enters_current_shell(pipeline, context, becomes_last=last)
+    if (alone or following.redirects) and expansion_may_fail(stage, context):
         return "a word of the first command that fails to expand (`set -u`, `${x:?}`) would end the script or skip the redirect"
     names = {stage.name, following.name}
     if any(context.redefines(name) for name in names):

@@ -81,7 +81,7 @@ class PassThroughCatRule(Rule):
 
     @staticmethod
     def _before_file_unsafe(pipeline: Pipeline, previous: Stage, context: Context) -> str | None:
-        escape = escape_reason(pipeline, previous, context)
+        escape = escape_reason(pipeline, previous, context, becomes_last=True)
         if escape is not None:
             return escape
         if context.facts.reads_pipestatus or status_observed(pipeline.root, context.facts):

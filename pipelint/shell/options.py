@@ -11,8 +11,11 @@ read here, and nowhere else:
   '…'`, `sh -ec '…'`, a Dockerfile's `SHELL ["/bin/bash", "-eo",
   "pipefail", "-c"]`, a workflow's `shell: bash -e {0}`;
 - the interpreter line: `#!/bin/bash -e`, `#!/usr/bin/env -S bash -eo pipefail`;
-- `SHELLOPTS` in the environment, which bash reads when it starts
-  (`SHELLOPTS=errexit:pipefail bash -c '…'`, or exported by the script).
+- the environment a shell starts with (`startup_environment`): bash turns on
+  the `set -o` names of `SHELLOPTS` and the `shopt` names of `BASHOPTS`
+  (`SHELLOPTS=errexit bash -c '…'`, an `export SHELLOPTS` before `bash -c`, a
+  Dockerfile's `ENV SHELLOPTS=errexit`), and a bash that is not sh runs the
+  file `BASH_ENV` names first, which may turn on anything.
 
 Where options then are in force in a script (subshells, `set +e` later, a
 function called elsewhere) is `facts.shell_options`'s question.
@@ -137,10 +140,49 @@ def shebang_options(line: bytes) -> OptionWords:
 
 
 def shellopts_value(value: bytes | None) -> OptionWords:
-    """`SHELLOPTS=errexit:pipefail`: the `set -o` names bash turns on when it starts with it in the environment."""
+    """`SHELLOPTS=errexit:pipefail`, `BASHOPTS=lastpipe`: the names bash turns on when it starts with it in the environment."""
     if value is None:
         return OptionWords(unknown=True)
     return OptionWords(on=frozenset(name.decode("utf-8", "replace") for name in value.split(b":") if name))
+
+
+# What a shell reads from its environment before its first line (bash(1), "Shell Variables", "INVOCATION"):
+# bash, also as sh or with --posix, turns on what SHELLOPTS and BASHOPTS list; bash not run as sh (nor
+# with --posix) runs the file BASH_ENV names. ENV is read by interactive shells only (dash, busybox sh,
+# ksh93, mksh, bash as sh): a script never meets it. ksh93, mksh and dash ignore all three.
+SHELLOPTS, BASHOPTS, BASH_ENV = b"SHELLOPTS", b"BASHOPTS", b"BASH_ENV"
+STARTUP_VARIABLES = frozenset({SHELLOPTS, BASHOPTS, BASH_ENV})
+
+# (name, value or None where not known): the startup variables in a shell's environment.
+Environment = tuple[tuple[bytes, "bytes | None"], ...]
+
+
+@dataclass(frozen=True)
+class Startup:
+    """What a shell starts with, from its environment: the options turned on, and whether it first runs a file."""
+
+    options: OptionWords = NONE
+    runs_file: bool = False  # BASH_ENV: code pipelint cannot read runs before the first line
+
+
+def startup_environment(environment: Environment, bash_reads_files: bool) -> Startup:
+    """What SHELLOPTS, BASHOPTS and BASH_ENV in a shell's environment do to it.
+
+    bash_reads_files: the shell may be bash run as bash (not as sh), which is
+    the one that runs BASH_ENV. A `sh` script may meet bash as sh, which still
+    reads SHELLOPTS and BASHOPTS: they count for every dialect.
+    """
+    on: set[str] = set()
+    unknown = False
+    runs_file = False
+    for name, value in environment:
+        if name in (SHELLOPTS, BASHOPTS):
+            read = shellopts_value(value)
+            on |= read.on
+            unknown |= read.unknown
+        elif name == BASH_ENV and bash_reads_files and value != b"":
+            runs_file = True
+    return Startup(OptionWords(frozenset(on), unknown=unknown), runs_file)
 
 
 class _Reader:

@@ -38,7 +38,7 @@ repaired byte, and the fixer lints its result again through this guard.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import astuple, dataclass, field
 from typing import NamedTuple
 
@@ -47,6 +47,7 @@ from tree_sitter import Node, Tree
 from pipelint.shell import heredocs, syntax
 from pipelint.shell.dialect import Dialect
 from pipelint.shell.heredocs import HereDocument, HereDocuments
+from pipelint.finding import Note, NoteCause
 from pipelint.shell.positions import Encoding, LineIndex
 
 # Repair, parse again, look again: each round repairs every boundary it sees,
@@ -121,14 +122,6 @@ class HereDocumentMisread:
     repaired: bool  # the final parse reads it as bash does
 
 
-@dataclass(frozen=True)
-class Note:
-    """What the guards did, said once per file (`pipelint: note: FILE:L:C: text`)."""
-
-    start: int
-    text: str
-
-
 @dataclass
 class GuardedParse:
     """The parse the rules walk, and what the checker must not trust in it."""
@@ -194,19 +187,10 @@ class GuardedParse:
         first = bisect_left(self._repaired, start)
         return first == len(self._repaired) or self._repaired[first] >= end
 
-    def notes(self, line: Callable[[int], int] | None = None) -> list[Note]:
-        """What the guards did, in order; line: the 1-based line to name for an offset (the
-        host file's, for a script inside it), by default this text's own."""
-        if not (self.joined or self.misread):
-            return []
-        if line is None:
-            index = LineIndex(self.source)
-
-            def line(offset: int) -> int:
-                return index.position(offset).line + 1
-
-        notes = [Note(stretch.start, _joined_text(stretch, line)) for stretch in self.joined]
-        notes += [Note(m.operator, _misread_text(m, line, len(self.source))) for m in self.misread]
+    def notes(self) -> list[Note]:
+        """What the guards did, in order: each joined statement and each misread here-document."""
+        notes = [Note(NoteCause.JOINED, s.start, s.end, not s.unchecked, s.issue) for s in self.joined]
+        notes += [Note(NoteCause.HEREDOC_END, m.operator, m.end, m.repaired) for m in self.misread]
         return sorted(notes, key=lambda note: note.start)
 
 
@@ -661,25 +645,3 @@ def _rewrite_delimiter(source: bytes, document: HereDocument) -> dict[int, int]:
     masks = {document.word_start + index: byte for index, byte in enumerate(word)}
     masks.update({delimiter_at + index: byte for index, byte in enumerate(letters)})
     return masks
-
-
-# Notes.
-
-
-def _joined_text(stretch: JoinedStretch, line) -> str:
-    first, last = line(stretch.start), line(max(stretch.end - 1, stretch.start))
-    issue = f" (tree-sitter-bash {stretch.issue})" if stretch.issue else ""
-    if not stretch.unchecked:
-        return f"tree-sitter-bash joined lines {first}–{last} into one statement{issue}; they were checked one by one"
-    lines = ", ".join(_line_range(line(a), line(max(b - 1, a))) for a, b in stretch.unchecked)
-    return f"tree-sitter-bash joined lines {first}–{last} into one statement{issue}; {lines} could not be checked"
-
-
-def _line_range(first: int, last: int) -> str:
-    return f"line {first}" if first == last else f"lines {first}–{last}"
-
-
-def _misread_text(misread: HereDocumentMisread, line, size: int) -> str:
-    where = f"line {line(misread.delimiter_line)}" if misread.delimiter_line < size else "the end of the file"
-    done = "it was checked as bash reads it" if misread.repaired else "the statement and its body were not checked"
-    return f"tree-sitter-bash misreads where this here-document ends (bash ends it at {where}); {done}"

@@ -191,6 +191,31 @@ def command_name(command: Node) -> bytes | None:
     return text(word)
 
 
+def lookup_name(word: Node) -> bytes:
+    """A command word as the shell looks it up: `\\set`, `'set'` and `"set"` are `set`.
+
+    The caller asks only where the word holds no expansion (a computed name is
+    anyone's guess): quotes and backslashes are removed.
+    """
+    value = literal_value(word)
+    if value is not None:
+        return value
+    return text(word).replace(b"\\", b"").replace(b"'", b"").replace(b'"', b"")
+
+
+def command_word(command: Node) -> bytes | None:
+    """The name a simple command runs as the shell looks it up (`lookup_name`), or None where it is computed."""
+    if command.type != "command":
+        return None
+    name = command.child_by_field_name("name")
+    if name is None:
+        return None
+    written = text(name)
+    if b"$" in written or b"`" in written:
+        return None
+    return lookup_name(name)
+
+
 def basename(name: bytes | None) -> bytes | None:
     return None if name is None else name.rsplit(b"/", 1)[-1]
 

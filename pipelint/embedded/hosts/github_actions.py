@@ -12,6 +12,13 @@ Which shell runs a step (GitHub's "Workflow syntax", `jobs.<id>.steps[*].shell`)
 
 `${{ … }}` expressions are opaque: each becomes a placeholder of its length
 that maps nowhere (as actionlint does), so no edit is ever written over one.
+GitHub writes an expression's value into the script before the shell reads
+it, so the value is code no one can read: from the statement that holds one
+on, no fix is safe (`Region.outer_code`, `embedded.inner_code`).
+
+The `env:` of the workflow, the job and the step are the step's environment:
+`SHELLOPTS`, `BASHOPTS` and `BASH_ENV` there change the shell before the
+first line (`Region.environment`).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import yaml
 from pipelint.embedded.hosts import yaml_scripts
 from pipelint.embedded.hosts.shells import NOT_A_SHELL, HostShell, shell_of
 from pipelint.embedded.hosts.yaml_scripts import Document, YamlScript, get, items, scalars_under, string
+from pipelint.shell.options import STARTUP_VARIABLES
 
 EXPRESSION = re.compile(rb"\$\{\{.*?\}\}")
 
@@ -59,8 +67,27 @@ def _default_shell(node: yaml.Node | None) -> str | None:
     return string(get(get(get(node, "defaults"), "run"), "shell"))
 
 
+def variables(*levels: yaml.Node | None) -> dict[str, str | None]:
+    """The `env:` of the workflow, the job and the step, the later winning. An `env:` that is one
+    expression (`${{ fromJSON(…) }}`) may set any variable: the startup variables then have no known value."""
+    found: dict[str, str | None] = {}
+    for env in levels:
+        if isinstance(env, yaml.ScalarNode) and "${{" in env.value:
+            found.update(dict.fromkeys(name.decode() for name in STARTUP_VARIABLES))
+        for key, value in items(env):
+            name = string(key)
+            if name is not None:
+                found[name] = string(value) if isinstance(value, yaml.ScalarNode) else None
+    return found
+
+
 def _step_scripts(
-    steps: yaml.Node | None, default: str | None, platform: str, in_container: bool, where: str
+    steps: yaml.Node | None,
+    default: str | None,
+    platform: str,
+    in_container: bool,
+    where: str,
+    env: tuple[yaml.Node | None, ...] = (),
 ) -> list[YamlScript]:
     found = []
     if not isinstance(steps, yaml.SequenceNode):
@@ -78,6 +105,7 @@ def _step_scripts(
             shell = _UNSPECIFIED_IN_CONTAINER if in_container else _UNSPECIFIED
         if shell.dialect is None:
             continue
+        shell = shell.with_environment(variables(*env, get(step, "env")))
         key = next(name for name, value in step.value if value is run)
         found.append(
             YamlScript(
@@ -100,12 +128,13 @@ def scripts(doc: Document) -> list[YamlScript]:
             default = _default_shell(job) or workflow_default
             in_container = get(job, "container") is not None
             where = f"job `{string(name)}`"
-            found += _step_scripts(get(job, "steps"), default, _runs_on(job), in_container, where)
+            env = (get(root, "env"), get(job, "env"))
+            found += _step_scripts(get(job, "steps"), default, _runs_on(job), in_container, where, env)
         runs = get(root, "runs")
         if string(get(runs, "using")) == "composite":
             found += _step_scripts(get(runs, "steps"), None, "unknown", False, "the composite action")
     return found
 
 
-scan = partial(yaml_scripts.scan, find=scripts, expressions=EXPRESSION)
+scan = partial(yaml_scripts.scan, find=scripts, expressions=EXPRESSION, script_keys=frozenset({"run"}))
 same_structure = partial(yaml_scripts.same_structure, find=scripts)
