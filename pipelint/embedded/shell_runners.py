@@ -27,13 +27,12 @@ from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
-from pipelint.programs import command as commands
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
 from pipelint.shell.dialect import SHELLS, Dialect
 from pipelint.shell.options import ANY, STARTUP_VARIABLES, Environment, read_shell_arguments
 from pipelint.programs.launchers import LAUNCHERS, PASSED, launches, remote_command
-from pipelint.programs.table import WRAPPERS, Trait, has, named, spec_for
+from pipelint.programs.table import WRAPPERS, Trait, has, named
 
 # How many launchers deep a command line is read (`docker exec C xargs sh -c …` is two).
 MAX_LAUNCHES = 3
@@ -94,16 +93,8 @@ def _ssh(command: Command, remote_dialect: Dialect) -> list[InnerScript]:
     """`ssh [opts] HOST [opts] WORDS…`: the remote command; with none, a here-document is the script."""
     if not has(command.program, Trait.REMOTE_SHELL) or not command.exact or not command.operands:
         return []
-    remote = command.operands[1:]
-    options = list(command.options)
-    if remote and (syntax.literal_value(remote[0]) or b"").startswith(b"-"):
-        # OpenSSH reads options after the host too: `ssh host -t 'cmd'`.
-        split = commands.split_arguments(remote, spec_for(b"ssh"))
-        if not split.exact:
-            return []
-        options += split.options
-        remote = split.operands
-    names = {option.name for option in options}
+    remote = command.operands[1:]  # the model reads options after the host too: `ssh host -t 'cmd'`
+    names = {option.name for option in command.options}
     if names.intersection(_SSH_NO_SHELL):
         return []
     reads_stdin = not names.intersection(("-n", "-f"))

@@ -21,7 +21,7 @@ from pipelint.shell.parsed import ParsedScript, parse_script
 from pipelint.programs import pipeline as pipelines
 from pipelint.shell.dialect import SHELLS, Dialect, detect
 from pipelint.finding import Applicability, Finding, FixAvailability, Note, NoteCause, ParseFailure, RuleCrash
-from pipelint.programs.table import WRAPPERS
+from pipelint.programs.table import WRAPPERS, Trait, has
 from pipelint.embedded.regions import Region
 from pipelint.facts.outside import Outside, OutsideReads
 from pipelint.facts.script import ScriptFacts
@@ -106,9 +106,12 @@ def check(
     dialect = region.dialect if region is not None else detect(source, path, forced)
     parsed = parse_script(source, dialect, tree)
     rules = list(rules)
-    found = candidates.find(candidates.plan(rules), parsed.root)
+    plan = candidates.plan(rules)
+    found = candidates.find(plan, parsed.root)
     outside = OutsideReads(path, mountinfo) if outside is None else outside
     context = _context(source, dialect, parsed, found, rules, path, settings, outside, region, variables)
+    if found.named_by_variable:  # `command=cat; $command f | …`: the facts say what such a name runs
+        candidates.name_programs(plan, found, context.facts.program_named_by)
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
     findings, comments, commands = _walk(parsed, found, rules, context, guard, only)
     result = CheckResult(source=source, dialect=dialect, crashes=guard.crashes, parsed=parsed)
@@ -124,7 +127,7 @@ def check(
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if not parsed.trusts_finding(finding.start, finding.end):
             continue
-        if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end):
+        if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end, _leaves_loop):
             continue  # in the default set only where it runs once per iteration
         if suppressed.covers(finding.code, finding.start):
             continue
@@ -155,6 +158,11 @@ def _failures_and_notes(
         return parsed.failures, notes
     unreadable = [Note(NoteCause.UNREADABLE, failure.start, failure.end, checked=False) for failure in parsed.failures]
     return [], sorted(notes + unreadable, key=lambda note: note.start)
+
+
+def _leaves_loop(name: bytes) -> bool:
+    """A command after which the loop around it goes on no more (`exit`, `break`, `return`)."""
+    return has(name, Trait.LEAVES_LOOP)
 
 
 def _context(

@@ -9,6 +9,7 @@ in the same shell. Nothing is computed for a file whose rules never ask.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -17,6 +18,7 @@ from tree_sitter import Node
 
 from pipelint.facts import mounts
 from pipelint.shell import syntax
+from pipelint.programs import pipeline as pipelines
 from pipelint.programs.command import Command
 from pipelint.programs.table import WRAPPERS, Trait, has, named, program
 from pipelint.shell.properties import cached_property
@@ -52,10 +54,19 @@ class Meaning(Enum):
 
 @dataclass(frozen=True)
 class Step:
-    """A simple command run as a statement of its own in a block (not a pipeline stage)."""
+    """A statement of a block that is a simple command, or a pipeline of simple commands.
+
+    For a pipeline, command is its last stage (the one whose output the
+    statement's redirects take) and stages all of them, in order.
+    """
 
     command: Node
-    statement: Node  # the command with its redirects: what a finding underlines
+    statement: Node  # the command or pipeline with its redirects: what a finding underlines
+    pipeline: tuple[Node, ...] = ()  # a pipeline's stages, first to last; () for a simple command
+
+    @property
+    def stages(self) -> tuple[Node, ...]:
+        return self.pipeline or (self.command,)
 
 
 # What the variable facts are made of, captured in one query (syntax.captures).
@@ -291,6 +302,53 @@ class ScriptFacts:
         assigned_at, value = known
         return assigned_at <= offset and bool(value) and not any(ch in value for ch in b" \t\n*?[")
 
+    def holds_a_list(self, name: bytes) -> bool:
+        """Some assignment gives the variable several words for an unquoted `$name` to split into: `$*`,
+        `$@`, an array's `[@]`/`[*]`, text with a blank (`files="a b"`, `files="$files $f"`), or `+=`.
+
+        `files=$*; cat $files | wc -l` hands cat several files, not one (a `$(…)` is not counted:
+        `f=$(mktemp)` holds one word as often as `files=$(ls)` holds many)."""
+        return name in self._list_variables
+
+    @cached_property
+    def _list_variables(self) -> frozenset[bytes]:
+        found = set()
+        for name, assignments in self._variables.assignments.items():
+            for assignment in assignments:
+                if any(child.type == "+=" for child in assignment.children):
+                    found.add(name)
+                    break
+                value = assignment.child_by_field_name("value")
+                if value is not None and _holds_words(value):
+                    found.add(name)
+                    break
+        return frozenset(found)
+
+    def program_named_by(self, command: Node) -> bytes | None:
+        """The program a command's computed name runs, when it is a variable the script sets once, at its top
+        level, before the command, to one literal word: `command=cat; $command "$1" | mysql db` runs cat.
+
+        None for any other name, and when the script runs code it does not show (`. FILE` may set the
+        variable again). `$command` unquoted needs what `holds_one_word` says (no IFS set, no blank).
+        """
+        found = syntax.command_name_variable(command)
+        if found is None or self.runs_unseen_code:
+            return None
+        variable, quoted = found
+        known = self.literal_variables.get(variable)
+        if known is None or (not quoted and not self.holds_one_word(variable, command.start_byte)):
+            return None
+        assigned_at, value = known
+        if assigned_at > command.start_byte or not value or any(ch in value for ch in b" \t\n*?[\\$`"):
+            return None
+        (assignment,) = self._variables.assignments[variable]
+        statement = assignment.parent
+        if statement is not None and statement.type == "declaration_command":
+            statement = statement.parent  # `readonly CAT=cat`, `export CAT=cat`
+        if statement is None or statement.type != "program":
+            return None  # set in a branch, a loop or a function: it may not have run
+        return syntax.basename(value)
+
     def may_hold_dash_word(self, word: Node) -> bool:
         """A variable expanded in word is assigned a value that may begin with `-` (`f=${1:--}`, `x=-n`).
 
@@ -428,13 +486,55 @@ class ScriptFacts:
         for block in self._statements.get("block", []):
             steps = _steps(block)
             for index, step in enumerate(steps):
-                found[step.command.id] = (steps, index)
+                for stage in step.stages:
+                    found[stage.id] = (steps, index)
         return found
 
+    def steps_before(self, command: Node) -> list[Step]:
+        """The steps before the one command is in its block, in order; [] when it is in none."""
+        steps, index = self._sequences.get(command.id, ([], 0))
+        return steps[:index]
+
+    def commands_between(self, start: int, end: int) -> list[Node]:
+        """Every simple command that starts between the two offsets, nested ones too, in document order."""
+        commands = self._commands
+        starts = self._command_starts
+        return commands[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)]
+
+    @cached_property
+    def _command_starts(self) -> list[int]:
+        return [node.start_byte for node in self._commands]
+
     def steps_from(self, command: Node) -> list[Step]:
-        """The step command is and the steps after it in its block, in order; [] when it is no step."""
+        """The step command is (or is a stage of) and the steps after it in its block, in order; [] when
+        it is in none."""
         steps, index = self._sequences.get(command.id, ([], 0))
         return steps[index:]
+
+
+def _holds_words(value: Node) -> bool:
+    """An assignment's value that holds several words once split: `$*`, `"$@"`, `${a[@]}`, a blank."""
+    if value.type == "array":
+        return len(value.named_children) > 1
+    text = bytearray(syntax.text(value))
+    for node in syntax.walk(value):
+        kind = node.type
+        if kind in ("command_substitution", "process_substitution", "arithmetic_expansion"):
+            start, end = node.start_byte - value.start_byte, node.end_byte - value.start_byte
+            text[start:end] = b"_" * (end - start)  # the inner command's blanks are not the value's
+        elif kind in ("simple_expansion", "expansion"):
+            written = syntax.text(node).strip()
+            if written in (b"$*", b"$@", b"${*}", b"${@}") or b"[@]" in written or b"[*]" in written:
+                return True
+    return _BLANK.search(bytes(text)) is not None
+
+
+_BLANK = re.compile(rb"[ \t\n]")
+
+
+def steps_of(block: Node) -> list[Step]:
+    """The steps of a block (a script's root, a function body, a loop's body) in order."""
+    return _steps(block)
 
 
 def _steps(block: Node) -> list[Step]:
@@ -450,6 +550,8 @@ def _steps(block: Node) -> list[Step]:
 def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
     if node.type == "command":
         steps.append(Step(node, statement))
+    elif node.type == "pipeline":
+        _add_pipeline(node, steps)
     elif node.type == "list":
         for child in node.named_children:
             _add_steps(child, child, steps)
@@ -457,10 +559,21 @@ def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
         body = node.child_by_field_name("body")
         if body is not None and body.type == "command":
             steps.append(Step(body, node))
+        elif body is not None and body.type == "pipeline":
+            _add_pipeline(node, steps)  # `mysqldump db | gzip > f`: the redirect is gzip's
         elif body is not None and body.type == "list":
             # tree-sitter hangs the last command's redirects on the whole list:
             # `a > f && b < f` is `(a > f && b) < f`.
             _add_steps(body, body, steps)
+
+
+def _add_pipeline(statement: Node, steps: list[Step]) -> None:
+    """A pipeline statement of simple commands as one step (`mysqldump db | gzip > f`)."""
+    built = pipelines.build(statement)
+    if built is None or not all(stage.is_simple for stage in built.stages):
+        return
+    stages = tuple(stage.command for stage in built.stages)
+    steps.append(Step(stages[-1], statement, stages))
 
 
 def _mount_kind(model: Command) -> tuple[str, str] | None:

@@ -342,6 +342,7 @@ class YamlScript:
     options: frozenset[str] = frozenset()  # `set -o` names in force from the first line
     environment: Environment = ()  # the startup variables the host sets (`Region.environment`)
     unseen_code_before: bool = False  # code of another file runs first in its shell (`Region.unseen_code_before`)
+    stdout_over_network: bool = False  # it runs on another host, whose output ssh carries back
 
 
 def script_region(
@@ -372,6 +373,7 @@ def script_region(
         "environment": script.environment,
         "unseen_code_before": script.unseen_code_before,
         "outer_code": _placeholders_at(parts, words),
+        "stdout_over_network": script.stdout_over_network,
     }
     return Region.from_parts(parts, script.dialect, script.origin, **facts)
 
