@@ -10,12 +10,13 @@ what it returns is `finding.Finding`s built with `Rule.finding` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from tree_sitter import Node
 
 from pipelint.embedded.regions import Region
+from pipelint.facts.outside import Outside, OutsideReads
 from pipelint.facts.script import Meaning, ScriptFacts
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.programs import command
@@ -83,7 +84,8 @@ class Context:
     command: CommandModels  # `context.command(node)`: the model of a simple command node
     path: str | None = None
     slow_mounts: tuple[str, ...] = ()  # path prefixes the settings call slow (PL102)
-    mountinfo: str | None = None  # a mountinfo-format file to read instead of /proc/self/mountinfo
+    # What the file's lint reads from outside it (the mount table, the scripts beside it): only through here.
+    outside: OutsideReads = field(default_factory=OutsideReads)
     # Codes of the rules checking this file, for rules that defer to another.
     enabled_codes: frozenset[str] = frozenset()
     # When the script is the inner text of another (`sh -c '…'`, a Dockerfile RUN):
@@ -155,6 +157,9 @@ class Rule:
     # Its findings read statements other than the one they are in (a step after it, a line number in
     # the message): the language server's provisional lint runs it on the whole script.
     reads_other_statements: ClassVar[bool] = False
+    # What it may read from outside the file (`facts/outside.py`), through `context.outside` only: the
+    # results cache fingerprints these before the lint and keeps the fingerprint of each one read.
+    reads_outside: ClassVar[frozenset[Outside]] = frozenset()
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterable[Finding]:
         return ()

@@ -24,7 +24,7 @@ def pl001(script: str, path: str = "outer.sh") -> list[tuple[str, str | None]]:
 
 # Class 2 — the issue's reproducer: `-r | head -n 1 |` moves `< f` to another command.
 REPRODUCER = """OPTS='-r | head -n 1 |'
-sh -c "cat words.txt | sort $OPTS cat -n"
+sh -c "cat words.txt | sort -S 1M $OPTS cat -n"
 echo end
 """
 
@@ -33,7 +33,7 @@ def test_an_outer_expansion_makes_the_inner_fix_unsafe(tmp_path):
     ((applicability, help_text),) = pl001(REPRODUCER)
     assert applicability in ("unsafe", "none") and OUTER_CODE in (help_text or "") or applicability == "none"
     assert fix_all(REPRODUCER, "outer.sh") == REPRODUCER.encode()
-    by_hand = REPRODUCER.replace("cat words.txt | sort $OPTS cat -n", "sort $OPTS cat -n < words.txt")
+    by_hand = REPRODUCER.replace("cat words.txt | sort -S 1M $OPTS cat -n", "sort -S 1M $OPTS cat -n < words.txt")
     before = run_script(REPRODUCER.encode(), tmp_path / "a", "dash")
     after = run_script(by_hand.encode(), tmp_path / "b", "dash")
     assert before.stdout != after.stdout  # `< words.txt` went to `cat -n`
@@ -43,14 +43,14 @@ def test_an_outer_expansion_makes_the_inner_fix_unsafe(tmp_path):
     ("script", "applicability"),
     [
         # An outer word the script set to one plain word is no unknown code.
-        ('D=src\nsh -c "cd $D; cd ..; cat words.txt | sort > sorted.txt; echo done"\necho end\n', "safe"),
+        ('D=src\nsh -c "cd $D; cd ..; cat words.txt | uniq > sorted.txt; echo done"\necho end\n', "safe"),
         # A number is a number whatever it is.
-        ('sh -c "echo $((6 * 7)); cat words.txt | sort > sorted.txt"\necho end\n', "safe"),
+        ('sh -c "echo $((6 * 7)); cat words.txt | uniq > sorted.txt"\necho end\n', "safe"),
         # A variable the script never sets, a command substitution: unknown code.
-        ('sh -c "cd $D; cat words.txt | sort > sorted.txt"\necho end\n', "unsafe"),
-        ('sh -c "echo $(date +%Y); cat words.txt | sort > sorted.txt"\necho end\n', "unsafe"),
+        ('sh -c "cd $D; cat words.txt | uniq > sorted.txt"\necho end\n', "unsafe"),
+        ('sh -c "echo $(date +%Y); cat words.txt | uniq > sorted.txt"\necho end\n', "unsafe"),
         # A value that begins with `-` is an option of whatever it lands on.
-        ('D=-n\nsh -c "echo $D; cat words.txt | sort > sorted.txt"\necho end\n', "unsafe"),
+        ('D=-n\nsh -c "echo $D; cat words.txt | uniq > sorted.txt"\necho end\n', "unsafe"),
     ],
 )
 def test_known_outer_words_and_unknown_code(script, applicability, tmp_path):
@@ -63,23 +63,23 @@ def test_known_outer_words_and_unknown_code(script, applicability, tmp_path):
 
 
 def test_statements_before_the_outer_expansion_keep_their_safe_fix(tmp_path):
-    script = 'sh -c "cat words.txt | sort > a.txt; echo $X; cat data.csv | sort > b.txt"\necho end\n'
+    script = 'sh -c "cat words.txt | uniq > a.txt; echo $X; cat data.csv | uniq > b.txt"\necho end\n'
     assert [found for found, _ in pl001(script)] == ["safe", "unsafe"]
     assert_same_behaviour(script.encode(), fix_all(script, "outer.sh"), tmp_path, "dash", path="outer.sh")
 
 
 def test_a_quote_in_an_outer_value_turns_the_next_lines_into_data(tmp_path):
     """Why the rest of the inner script is unknown too, not only the statement holding the expansion."""
-    script = "X=\"it's\"\nbash <<EOF\necho $X\ncat words.txt | sort > sorted.txt\necho '\nEOF\n"
+    script = "X=\"it's\"\nbash <<EOF\necho $X\ncat words.txt | uniq > sorted.txt\necho '\nEOF\n"
     assert [found for found, _ in pl001(script, "outer.bash")] == ["unsafe"]
-    by_hand = script.replace("cat words.txt | sort > sorted.txt", "sort > sorted.txt < words.txt")
+    by_hand = script.replace("cat words.txt | uniq > sorted.txt", "uniq > sorted.txt < words.txt")
     before = run_script(script.encode(), tmp_path / "a", "bash")
     after = run_script(by_hand.encode(), tmp_path / "b", "bash")
     assert before.stdout != after.stdout  # the line was text echo printed
 
 
 def workflow(first: str) -> str:
-    return one_step_workflow("bash {0}", f"{first}\ncat words.txt | sort > sorted.txt\necho end\n")
+    return one_step_workflow("bash {0}", f"{first}\ncat words.txt | uniq > sorted.txt\necho end\n")
 
 
 @pytest.mark.parametrize(("first", "applicability"), [("echo start", "safe"), ("echo ${{ inputs.name }}", "unsafe")])
@@ -92,13 +92,13 @@ def test_a_workflow_expression_is_unknown_code(first, applicability):
 
 
 def test_an_expression_as_the_command_name():
-    text = workflow("echo start").replace("cat words.txt | sort", "cat words.txt | ${{ inputs.tool }}")
+    text = workflow("echo start").replace("cat words.txt | uniq", "cat words.txt | ${{ inputs.tool }}")
     report = check(".github/workflows/ci.yml", text)
     assert all(f.fix is None or f.fix.applicability.value == "unsafe" for f in report.findings)
 
 
 def test_compose_interpolation_is_unknown_code():
-    text = "services:\n  app:\n    command: [\"sh\", \"-c\", \"echo $$HOME ${TAG}; cat f | sort > s\"]\n"
+    text = "services:\n  app:\n    command: [\"sh\", \"-c\", \"echo $$HOME ${TAG}; cat f | uniq > s\"]\n"
     (finding,) = [f for f in check("compose.yaml", text).findings if f.code == "PL001"]
     assert finding.fix is None or finding.fix.applicability.value == "unsafe"
 
@@ -131,7 +131,7 @@ def test_every_stdin_fed_shell(opening):
     [
         "mkdir -p out",  # never reads stdin (programs/table: NEVER_READS_STDIN)
         "cat data.csv > copy.csv",  # cat with a file reads the file
-        "sort < data.csv > sorted.csv",  # its own stdin
+        "uniq < data.csv > sorted.csv",  # its own stdin
         "echo x | wc -l",  # a stage after `|`
         "while read -r l; do :; done < data.csv",  # the loop's own stdin
         "f() { head -n 1; }",  # defined, not run

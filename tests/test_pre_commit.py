@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BAD = b"#!/bin/sh\ncat access.log | grep -c ' 500 '\necho done\n"
 BAD_FIXED = b"#!/bin/sh\ngrep -c ' 500 ' < access.log\necho done\n"
 CLEAN = b"#!/bin/sh\nwc -l < words.txt\n"
-TOOL = b"#!/bin/sh\ncat data.csv | sort\n"
+TOOL = b"#!/bin/sh\ncat data.csv | uniq\n"
 README = b"Count the errors with `cat access.log | grep 500`.\n"
 DOCKERFILE = b"FROM debian:12\nRUN cat access.log | grep -c 500\n"
 WORKFLOW = b"on: push\njobs:\n  count:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cat access.log | grep -c 500\n"
@@ -197,7 +197,7 @@ def named(tmp_path):
     """Files pre-commit may name: shell scripts by extension or shebang, and other text."""
     (tmp_path / "bad.sh").write_bytes(BAD)
     (tmp_path / "tool").write_bytes(TOOL)  # no extension, not executable, shell shebang
-    (tmp_path / "old.ksh").write_bytes(b"cat data.csv | sort\n")  # identify: no `shell` tag
+    (tmp_path / "old.ksh").write_bytes(b"cat data.csv | uniq\n")  # identify: no `shell` tag
     (tmp_path / "README.md").write_bytes(README)
     (tmp_path / "notes.txt").write_bytes(b"cat access.log | grep 500\n")
     (tmp_path / "script.py").write_bytes(b"#!/usr/bin/env python3\nprint('cat f | grep x')\n")

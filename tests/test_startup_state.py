@@ -158,7 +158,7 @@ def test_workflow_env(top, step, applicability):
 GITLAB = """\
 {default}job:
 {own}  script:
-    - cat words.txt | sort > sorted.txt
+    - cat words.txt | uniq > sorted.txt
     - echo ok
 """
 
@@ -166,11 +166,11 @@ GITLAB = """\
 @pytest.mark.parametrize(
     ("default", "own", "why"),
     [
-        ("default:\n  before_script:\n    - 'sort() { echo mine; }'\n", "", "`sort` may be a function"),
-        ("", "  before_script:\n    - 'sort() { echo mine; }'\n", "`sort` may be a function"),
-        (".base:\n  before_script:\n    - 'sort() { echo mine; }'\n", "  extends: .base\n", "`sort` may be a function"),
-        ("include: other.gitlab-ci.yml\n", "", "`sort` may be a function"),  # a default there may define it
-        ("", "  extends: .elsewhere\n", "`sort` may be a function"),
+        ("default:\n  before_script:\n    - 'uniq() { echo mine; }'\n", "", "`uniq` may be a function"),
+        ("", "  before_script:\n    - 'uniq() { echo mine; }'\n", "`uniq` may be a function"),
+        (".base:\n  before_script:\n    - 'uniq() { echo mine; }'\n", "  extends: .base\n", "`uniq` may be a function"),
+        ("include: other.gitlab-ci.yml\n", "", "`uniq` may be a function"),  # a default there may define it
+        ("", "  extends: .elsewhere\n", "`uniq` may be a function"),
     ],
 )
 def test_gitlab_before_script_is_read_before_script(default, own, why):
@@ -179,21 +179,21 @@ def test_gitlab_before_script_is_read_before_script(default, own, why):
 
 
 def test_gitlab_before_script_left_out_by_inherit():
-    text = GITLAB.format(default="default:\n  before_script:\n    - 'sort() { echo mine; }'\n", own="  inherit:\n    default: false\n")
+    text = GITLAB.format(default="default:\n  before_script:\n    - 'uniq() { echo mine; }'\n", own="  inherit:\n    default: false\n")
     (finding,) = [f for f in check(".gitlab-ci.yml", text).findings if f.code == "PL001"]
     assert "may be a function" not in finding.help  # unsafe all the same: GitLab's `set -e` sees the status
     assert MISSING_INPUT in finding.help
 
 
 def test_gitlab_after_script_runs_in_a_shell_of_its_own():
-    text = "job:\n  before_script:\n    - 'sort() { echo mine; }'\n  script:\n    - echo ok\n  after_script:\n    - cat words.txt | sort > s.txt\n    - echo ok\n"
+    text = "job:\n  before_script:\n    - 'uniq() { echo mine; }'\n  script:\n    - echo ok\n  after_script:\n    - cat words.txt | uniq > s.txt\n    - echo ok\n"
     (finding,) = [f for f in check(".gitlab-ci.yml", text).findings if f.code == "PL001"]
     assert "may be a function" not in finding.help
 
 
 # Class 5: one YAML node, used as a script and as a variable.
 ANCHORED = """\
-.cmds: &copy cat words.txt | sort
+.cmds: &copy cat words.txt | uniq
 variables:
   COPY_CMD: *copy
 job:
@@ -208,18 +208,18 @@ def test_an_anchor_used_as_a_variable_too_gets_no_edit():
     (finding,) = [f for f in report.findings if f.code == "PL001"]
     assert finding.fix is None
     result = fixed(".gitlab-ci.yml", ANCHORED, unsafe_fixes=True)
-    assert yaml.safe_load(result)["variables"]["COPY_CMD"] == "cat words.txt | sort"
+    assert yaml.safe_load(result)["variables"]["COPY_CMD"] == "cat words.txt | uniq"
 
 
 def test_an_anchor_used_only_as_scripts_is_still_fixed():
     text = ANCHORED.replace("variables:\n  COPY_CMD: *copy\n", "")
     result = fixed(".gitlab-ci.yml", text, unsafe_fixes=True)
-    assert b"sort < words.txt" in result
+    assert b"uniq < words.txt" in result
 
 
 def test_compose_anchor_used_in_environment_gets_no_edit():
     text = (
-        "x-cmd: &cmd sh -c 'cat words.txt | sort > s.txt; echo ok'\nservices:\n  app:\n    command: *cmd\n"
+        "x-cmd: &cmd sh -c 'cat words.txt | uniq > s.txt; echo ok'\nservices:\n  app:\n    command: *cmd\n"
         "    environment:\n      CMD: *cmd\n"
     )
     assert all(f.fix is None for f in check("compose.yaml", text, unsafe_fixes=True).findings if f.code == "PL001")

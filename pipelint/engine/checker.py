@@ -16,13 +16,14 @@ from pipelint.engine import candidates, suppression
 from pipelint.embedded import find as embedded
 from pipelint.embedded import inner_code
 from pipelint.facts import exit_status
-from pipelint.shell import acceptance, directives, syntax
+from pipelint.shell import directives, syntax
 from pipelint.shell.parsed import ParsedScript, parse_script
 from pipelint.programs import pipeline as pipelines
 from pipelint.shell.dialect import SHELLS, Dialect, detect
 from pipelint.finding import Applicability, Finding, FixAvailability, Note, NoteCause, ParseFailure, RuleCrash
 from pipelint.programs.table import WRAPPERS, Trait, has
 from pipelint.embedded.regions import Region
+from pipelint.facts.outside import Outside, OutsideReads
 from pipelint.facts.script import ScriptFacts
 from pipelint.rule import CommandModels, Context, Rule
 
@@ -67,6 +68,7 @@ class CheckResult:
     regions: list[Region] = field(default_factory=list)
     suppressions: list[suppression.Suppression] = field(default_factory=list)
     error_count: int = 0  # ERROR nodes and MISSING tokens, for the fixer's "parses no worse" test
+    outside_read: frozenset[Outside] = frozenset()  # what the lint read from outside the file (cache.py)
 
     @property
     def unread(self) -> list[ParseFailure]:
@@ -86,6 +88,7 @@ def check(
     only: Only | None = None,
     variables: Callable[[Node], VariableFacts] | None = None,
     report_unused: bool = True,
+    outside: OutsideReads | None = None,
 ) -> CheckResult:
     """Lint one script with the given rule instances.
 
@@ -96,6 +99,8 @@ def check(
     variables: how the script facts find the variable facts (`facts.ScriptFacts`); None: by their query.
     report_unused: report the directives that disabled nothing (PL900) here; False when the caller lints
     the scripts inside this one, which the directives may cover, and reports them after (linter.py).
+    outside: the record of what the lint reads from outside the file, shared by a script and the scripts
+    inside it (linter.py); None: one of its own.
     """
     forced = settings.forced_dialect if settings is not None else None
     dialect = region.dialect if region is not None else detect(source, path, forced)
@@ -103,13 +108,14 @@ def check(
     rules = list(rules)
     plan = candidates.plan(rules)
     found = candidates.find(plan, parsed.root)
-    context = _context(source, dialect, parsed, found, rules, path, settings, mountinfo, region, variables)
+    outside = OutsideReads(path, mountinfo) if outside is None else outside
+    context = _context(source, dialect, parsed, found, rules, path, settings, outside, region, variables)
     if found.named_by_variable:  # `command=cat; $command f | …`: the facts say what such a name runs
         candidates.name_programs(plan, found, context.facts.program_named_by)
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
     findings, comments, commands = _walk(parsed, found, rules, context, guard, only)
     result = CheckResult(source=source, dialect=dialect, crashes=guard.crashes, parsed=parsed)
-    result.parse_failures, result.notes = _failures_and_notes(parsed, settings)
+    result.parse_failures, result.notes = _failures_and_notes(parsed, settings, outside)
     result.error_count = parsed.error_count
     if directives.may_hold_directives(source):
         result.suppressions = suppression.collect(directives.placed(comments, source))
@@ -135,16 +141,20 @@ def check(
     environment = (region.environment if region is not None else ()) + context.facts.exported_startup
     known = embedded.known_words(context.facts)
     result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen, environment, known)
+    result.outside_read = frozenset(outside.read)
     return result
 
 
-def _failures_and_notes(parsed: ParsedScript, settings: Settings | None) -> tuple[list[ParseFailure], list[Note]]:
+def _failures_and_notes(
+    parsed: ParsedScript, settings: Settings | None, outside: OutsideReads
+) -> tuple[list[ParseFailure], list[Note]]:
     """What did not parse, as parse failures, or as notes where the script's shell reads it without a
-    syntax error (`acceptance.shell_accepts`): then it is pipelint's limit, not the user's error."""
+    syntax error (`acceptance.shell_accepts`, asked through `outside`: an installed shell is an input of
+    the lint): then it is pipelint's limit, not the user's error."""
     notes = parsed.notes()
     if not parsed.failures or settings is None or settings.strict_parse:
         return parsed.failures, notes
-    if not acceptance.shell_accepts(parsed.source, parsed.dialect):
+    if not outside.shell_accepts(parsed.source, parsed.dialect):
         return parsed.failures, notes
     unreadable = [Note(NoteCause.UNREADABLE, failure.start, failure.end, checked=False) for failure in parsed.failures]
     return [], sorted(notes + unreadable, key=lambda note: note.start)
@@ -163,7 +173,7 @@ def _context(
     rules: list[Rule],
     path: str | None,
     settings: Settings | None,
-    mountinfo: str | None,
+    outside: OutsideReads,
     region: Region | None,
     variables: Callable[[Node], VariableFacts] | None,
 ) -> Context:
@@ -182,7 +192,7 @@ def _context(
         command=reader,
         path=path,
         slow_mounts=settings.slow_mounts if settings is not None else (),
-        mountinfo=mountinfo,
+        outside=outside,
         enabled_codes=frozenset(rule.code for rule in rules),
         region=region,
     )

@@ -51,6 +51,36 @@ class WrapperSpec:
     unknowable: frozenset[str] = frozenset()  # options after which the command cannot be told (`env -S`)
 
 
+class FileInput(Enum):
+    """What changes when a program's standard input is a regular file instead of a pipe (`ReadsFileDifferently`)."""
+
+    OUTPUT = "it writes other bytes (to stdout, stderr or its files)"
+    NEVER_ENDS = "it never ends"
+    SLOWER = "it runs slower"
+
+
+@dataclass(frozen=True)
+class ReadsFileDifferently:
+    """A program that reads a regular file on standard input otherwise than a pipe (issue 25).
+
+    `cat f | gzip` writes the header time 0, `gzip < f` the file's modification
+    time; `cat f | tail -f` ends with the pipe, `tail -f < f` follows the file
+    forever; GNU sort sizes its buffer from a file's size. The redirect rewrite
+    (`rewrites/stdin_redirect.py`) asks this before it hands a consumer a file.
+
+    Options are matched as the command model reads them (`-f`, `--follow`); a
+    `KEY=` or `KEY=VALUE` entry matches dd's operands (`count=`, `status=none`,
+    and `iflag=fullblock` within `iflag=direct,fullblock`).
+    """
+
+    how: FileInput
+    because: str  # the finding's help: what the file changes, with the number that shows it
+    with_options: frozenset[str] = frozenset()  # only with one of these (`tail -f`); empty: whatever the options
+    unless_options: frozenset[str] = frozenset()  # never with one of these (`gzip -n`, `gzip -d`, `sort -S`)
+    undone_by: frozenset[str] = frozenset()  # options after which `unless_options` may no longer hold (`gzip -n -N`)
+    kept_by: str | None = None  # an option the fix may add so the file is read as the pipe was (`-n`)
+
+
 class Trait(Enum):
     """What a program does, as the checks ask it. Each is documented where it is defined."""
 
@@ -125,6 +155,8 @@ class Program:
     # and the faster command that writes the same format.
     slow_from_level: int | None = None
     faster: str | None = None
+    # How it reads a regular file on stdin otherwise than a pipe: what a redirect fix would change.
+    file_input: tuple[ReadsFileDifferently, ...] = ()
 
     def has(self, trait: Trait) -> bool:
         return trait in self.traits
@@ -382,6 +414,68 @@ def _wrapper(spec: WrapperSpec, *traits: Trait) -> Program:
     return Program(spec.options, frozenset(traits), wrapper=spec)
 
 
+# How programs read a regular file on stdin otherwise than a pipe (issue 25; coreutils 9.1, gzip 1.12,
+# pigz 2.6, lz4 1.9.4; tests/rules/test_file_input.py runs each both ways). xz, zstd, bzip2 and lz4
+# without --content-size write the same bytes either way; `wc -c` and `tail -n` only read less of a file.
+_NOT_COMPRESSING = ("-d", "--decompress", "--uncompress", "-t", "--test", "-l", "--list")
+_GZIP_TIME = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "gzip stores a regular file's modification time in its header, where a pipe gives it none: the compressed"
+    " bytes change",
+    unless_options=_long("-n", "--no-name", *_NOT_COMPRESSING),
+    undone_by=_long("-N", "--name"),
+    kept_by="-n",  # no time from a file either: the header of the pipe, byte for byte
+)
+_PIGZ_TIME = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "pigz stores a regular file's modification time in its header, and the time it ran for a pipe: the"
+    " compressed bytes change",
+    unless_options=_long("-n", "--no-name", "-m", "--no-time", *_NOT_COMPRESSING),
+    undone_by=_long("-N", "--name", "-M", "--time"),
+)
+_LZ4_SIZE = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "with --content-size, lz4 stores a regular file's size in the frame header, which a pipe does not give it",
+    with_options=_long("--content-size"),
+    unless_options=_long(*_NOT_COMPRESSING),
+)
+_TAIL_FOLLOW = ReadsFileDifferently(
+    FileInput.NEVER_ENDS,
+    "`tail -f` follows a regular file and never ends, where it ignores -f on a pipe and ends with it",
+    with_options=_long("-f", "-F", "--follow"),
+)
+_SORT_BUFFER = ReadsFileDifferently(
+    FileInput.SLOWER,
+    "GNU sort sizes its buffer from a regular file's size and sorts a large file in one buffer, slower than"
+    " in the small pieces it takes from a pipe; with -S the two are alike",
+    unless_options=_long("-S", "--buffer-size"),
+)
+_DD_RECORDS = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "dd counts each short read from a pipe as a partial record (`0+81 records in` where the file gives `5+1`):"
+    " its statistics on stderr change",
+    unless_options=_long("status=none", "iflag=fullblock"),
+)
+_DD_COUNTS = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "dd's count=, skip= and conv= act on each read, which a pipe cuts short and a file does not: `bs=1M count=1`"
+    " copies 64 KiB from a pipe and 1 MiB from the file",
+    with_options=_long("count=", "skip=", "iseek=", "conv="),
+    unless_options=_long("iflag=fullblock"),
+)
+_PV_SIZE = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "pv knows a regular file's size and draws a percentage and an ETA on stderr, which it cannot for a pipe",
+    unless_options=_long("-q", "--quiet", "-s", "--size"),
+)
+_PV = OptionSpec(
+    short_with_value="sLiNDAwHBFRPx",
+    long_with_value=_long("--size", "--rate-limit", "--interval", "--name", "--delay-start", "--average-rate-window",
+                          "--width", "--height", "--buffer-size", "--format", "--remote", "--pidfile", "--watchfd",
+                          "--last-written", "--extra-display"),
+)  # fmt: skip
+
+
 # Every program pipelint knows, by the name it runs under.
 PROGRAMS: dict[bytes, Program] = {
     # Text tools.
@@ -400,6 +494,7 @@ PROGRAMS: dict[bytes, Program] = {
         ),
         QUIET, DRAINS, SILENT, SHRINKS,
         stops_early_with=_long("-c", "-C", "--check"), writes_file_with=_long("-o", "--output"),
+        file_input=(_SORT_BUFFER,),
     ),  # fmt: skip
     b"uniq": _entry(
         OptionSpec(short_with_value="fsw", long_with_value=_long("--skip-fields", "--skip-chars", "--check-chars")),
@@ -410,7 +505,15 @@ PROGRAMS: dict[bytes, Program] = {
         OptionSpec(short_with_value="nc", long_with_value=_long("--lines", "--bytes"), digit_options=True),
         QUIET, SILENT, SHRINKS,
     ),  # fmt: skip
-    b"tail": _entry(DEFAULT, SILENT, SHRINKS),
+    b"tail": _entry(
+        OptionSpec(
+            short_with_value="ncs",
+            long_with_value=_long("--lines", "--bytes", "--sleep-interval", "--pid", "--max-unchanged-stats"),
+            long_optional_value=_long("--follow"),
+            digit_options=True,
+        ),
+        SILENT, SHRINKS, file_input=(_TAIL_FOLLOW,),
+    ),  # fmt: skip
     b"cut": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS),
     b"tr": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS),
     b"sed": _entry(DEFAULT, SILENT, SHRINKS),
@@ -510,8 +613,8 @@ PROGRAMS: dict[bytes, Program] = {
     # Compressors: the short options of each that take a value.
     # xz calls -0…-3 its fast presets; bzip2's level only sets the block size, so all of them are slow; gzip's
     # default is 6. pigz, lbzip2, pixz, zstd and lz4 use every core or are fast at any level.
-    b"gzip": _compressor_entry("S", "gzip", ALIKE, slow_from_level=6, faster="gzip -1"),
-    b"pigz": _compressor_entry("SbpIJ", "gzip"),
+    b"gzip": _compressor_entry("S", "gzip", ALIKE, slow_from_level=6, faster="gzip -1", file_input=(_GZIP_TIME,)),
+    b"pigz": _compressor_entry("SbpIJ", "gzip", file_input=(_PIGZ_TIME,)),
     b"bzip2": _compressor_entry("", "bzip2", ALIKE, slow_from_level=1, faster="lbzip2"),
     b"pbzip2": _compressor_entry("bpm", "bzip2"),
     b"lbzip2": _compressor_entry("n", "bzip2"),
@@ -520,7 +623,7 @@ PROGRAMS: dict[bytes, Program] = {
     b"zstd": _compressor_entry("oTDBM", "zstd"),
     b"pzstd": _compressor_entry("po", "zstd"),
     b"zstdmt": _compressor_entry("oTDBM", "zstd"),
-    b"lz4": _compressor_entry("B", "lz4", output_operand=True),
+    b"lz4": _compressor_entry("B", "lz4", output_operand=True, file_input=(_LZ4_SIZE,)),
     b"gunzip": _decompressor_entry("S", "gzip", ALIKE),
     b"zcat": _decompressor_entry("S", "gzip", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
     b"unpigz": _decompressor_entry("SbpIJ", "gzip"),
@@ -558,7 +661,9 @@ PROGRAMS: dict[bytes, Program] = {
     ),  # fmt: skip
     b"sftp": _entry(OptionSpec(short_with_value="BbcDFiJlPRSsoX", options_end_at_operand=True), Trait.COPIES_TO_HOSTS),
     **dict.fromkeys((b"nc", b"ncat", b"netcat", b"socat"), _entry(DEFAULT, Trait.SENDS_STDIN)),
-    b"pv": _entry(DEFAULT, Trait.BUFFER, Trait.COPIES_FILES_OUT),
+    b"pv": _entry(_PV, Trait.BUFFER, Trait.COPIES_FILES_OUT, file_input=(_PV_SIZE,)),
+    # dd's words are operands (`if=F`, `count=1`); its file_input entries match them by `KEY=`.
+    b"dd": _entry(DEFAULT, file_input=(_DD_RECORDS, _DD_COUNTS)),
     **dict.fromkeys((b"mbuffer", b"buffer"), _entry(DEFAULT, Trait.BUFFER)),
     # Mounts.
     b"mount": _mount(),

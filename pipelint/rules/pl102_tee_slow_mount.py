@@ -8,6 +8,7 @@ from tree_sitter import Node
 
 from pipelint.rules import evidence
 from pipelint.facts import mounts
+from pipelint.facts.outside import Outside
 from pipelint.shell import syntax
 from pipelint.programs import tee_command
 from pipelint.facts.script import ScriptFacts
@@ -26,10 +27,11 @@ class TeeSlowMountRule(Rule):
     name = "tee-slow-mount"
     severity = Severity.WARNING
     fix_availability = FixAvailability.NEVER
+    reads_outside = frozenset({Outside.MOUNT_TABLE})
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         facts = context.facts  # what a path means depends on the whole script: `LOG=…`, `mount …`
-        system = mounts.load(context.mountinfo)
+        system = context.outside.mount_table()
         if not context.slow_mounts and not system.any_slow and not facts.mounts_slow_filesystem:
             # Nothing on this machine or in the script is slow: no stage or path is read. Asked
             # first: once per file it costs a look at the commands' names, then three attributes

@@ -228,6 +228,8 @@ class DoubleCompressionRule(Rule):
         return self._removal_finding(command.program.decode(), options, files, context)  # type: ignore[union-attr]
 
     def _finding(self, ssh: Ssh, what: str, context: Context) -> Finding | None:
+        if context.redefines(b"ssh"):
+            return None  # the script's (or a sourced file's) `ssh` function or alias gets `-C`, and may want it
         options = ssh.compression_options()
         if not options:
             return None

@@ -83,11 +83,11 @@ def test_finding_in_a_plain_scalar():
     ("steps", "expected"),
     [
         ("- run: |\n    cat access.log | grep -c 500\n", "- run: |\n    grep -c 500 < access.log\n"),
-        ("- run: |-\n    echo start\n    cat data.csv | sort\n", "- run: |-\n    echo start\n    sort < data.csv\n"),
-        ("- run: cat words.txt | sort -u\n", "- run: sort -u < words.txt\n"),
+        ("- run: |-\n    echo start\n    cat data.csv | uniq\n", "- run: |-\n    echo start\n    uniq < data.csv\n"),
+        ("- run: cat words.txt | uniq -u\n", "- run: uniq -u < words.txt\n"),
         (
-            "- name: two steps\n  shell: bash\n  run: |\n    cat access.log | wc -l\n- run: cat data.csv | sort\n",
-            "- name: two steps\n  shell: bash\n  run: |\n    wc -l < access.log\n- run: sort < data.csv\n",
+            "- name: two steps\n  shell: bash\n  run: |\n    cat access.log | wc -l\n- run: cat data.csv | uniq\n",
+            "- name: two steps\n  shell: bash\n  run: |\n    wc -l < access.log\n- run: uniq < data.csv\n",
         ),
     ],
 )

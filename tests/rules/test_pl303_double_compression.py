@@ -257,3 +257,30 @@ def test_new_copy_fixes_keep_behaviour(script, shell, tmp_path):
     fixed = fix(script, path, select=("PL303",))
     assert fixed == script.replace(" -C ", " ").encode()
     assert_same_behaviour(script.encode(), fixed, tmp_path, shell, path=path)
+
+
+# Issue 25 class 12: a function or alias named ssh is not the program, whatever it does with -C.
+SSH_FUNCTION = 'ssh() { echo "ssh got: $*"; command cat > /dev/null; }\n'
+
+
+@pytest.mark.parametrize(
+    "definition",
+    [SSH_FUNCTION, "function ssh { echo \"ssh got: $*\"; }\n", "shopt -s expand_aliases\nalias ssh='echo ssh got:'\n",
+     "printf '%s\\n' 'ssh() { echo \"$*\"; }' > lib.sh\n. ./lib.sh\n"],
+)  # fmt: skip
+@pytest.mark.parametrize("use", ["gzip -c data.csv | ssh -C backup 'cat > d.gz'\n", "ssh -C backup 'cat > d.gz' < d.gz\n"])
+def test_an_ssh_of_the_script_is_left_alone(definition, use):
+    assert "PL303" not in codes("gzip -c data.csv > d.gz\n" + definition + use)
+    assert "PL303" not in codes("gzip -c data.csv > d.gz\n" + use + definition)  # defined after the use: still
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_removing_c_from_the_function_changes_what_it_does(shell, tmp_path):
+    """The other side, shown: the function sees its arguments, so taking -C out is no safe fix there."""
+    from harness import run_script
+
+    use = "gzip -c data.csv | ssh -C backup 'cat > d.gz'\n"
+    with_c = run_script((SSH_FUNCTION + use).encode(), tmp_path / "a", shell)
+    without = run_script((SSH_FUNCTION + use.replace(" -C", "")).encode(), tmp_path / "b", shell)
+    assert with_c.stdout == b"ssh got: -C backup cat > d.gz\n" and with_c.stdout != without.stdout
+    assert "PL303" in codes(use)  # the program: reported, and its fix is safe (test_fix_keeps_behaviour)
