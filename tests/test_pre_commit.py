@@ -70,6 +70,43 @@ def named_files(body: str) -> set[str]:
     return set(re.findall(r"^(\S+):\d+:\d+: PL\d+", body, flags=re.MULTILINE))
 
 
+def git(*args: str, cwd: Path) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, env=git_free_env(), capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def commit_all(folder: Path, message: str) -> None:
+    for args in (
+        ("config", "user.email", "test@example.com"),
+        ("config", "user.name", "pipelint tests"),
+        ("config", "commit.gpgsign", "false"),
+        ("add", "."),
+        ("commit", "-q", "-m", message),
+    ):
+        git(*args, cwd=folder)
+
+
+def documented_config() -> str:
+    """The first ```yaml block of docs/ci.md's "## pre-commit" section, as users copy it."""
+    text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    section = text[text.index("\n## pre-commit\n") :]
+    block = re.search(r"```yaml\n(.*?)```", section, flags=re.DOTALL)
+    assert block, "no yaml block under ## pre-commit in docs/ci.md"
+    return block.group(1)
+
+
+def pre_commit(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args, "--color", "never"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        stdin=subprocess.DEVNULL,
+    )
+
+
 @pytest.fixture(scope="module")
 def hook_run(tmp_path_factory):
     project = tmp_path_factory.mktemp("project")
@@ -84,24 +121,9 @@ def hook_run(tmp_path_factory):
     (project / ".github" / "workflows" / "count.yml").write_bytes(WORKFLOW)
     (project / "compose.yml").write_bytes(COMPOSE)
     os.chmod(project / "tool", 0o644)  # not executable: identify gives it no `shell` tag
-    for command in (
-        ["git", "init", "-q"],
-        ["git", "config", "user.email", "test@example.com"],
-        ["git", "config", "user.name", "pipelint tests"],
-        ["git", "config", "commit.gpgsign", "false"],
-        ["git", "add", "."],
-        ["git", "commit", "-q", "-m", "scripts"],
-    ):
-        subprocess.run(command, cwd=project, env=env, check=True, capture_output=True)
-    completed = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "--all-files", "--verbose", "--color", "never"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        stdin=subprocess.DEVNULL,
-    )
+    git("init", "-q", cwd=project)
+    commit_all(project, "scripts")
+    completed = pre_commit("try-repo", str(ROOT), "--all-files", "--verbose", cwd=project, env=env)
     output = completed.stdout + completed.stderr
     if "An unexpected error has occurred" in output:
         # Most likely `pip install` of this checkout failed (pyproject.toml,
@@ -181,43 +203,6 @@ def test_hosts_hook_lints_dockerfiles_and_workflows_and_skips_other_yaml(hook_ru
     assert ".github/workflows/count.yml:6:14: PL001" in body
     assert "compose.yml" not in body and "Traceback" not in body
     assert (project / "Dockerfile").read_bytes() == DOCKERFILE  # linted, not fixed
-
-
-def git(*args: str, cwd: Path) -> str:
-    done = subprocess.run(["git", *args], cwd=cwd, env=git_free_env(), capture_output=True, text=True, check=True)
-    return done.stdout
-
-
-def commit_all(folder: Path, message: str) -> None:
-    for args in (
-        ("config", "user.email", "test@example.com"),
-        ("config", "user.name", "pipelint tests"),
-        ("config", "commit.gpgsign", "false"),
-        ("add", "."),
-        ("commit", "-q", "-m", message),
-    ):
-        git(*args, cwd=folder)
-
-
-def documented_config() -> str:
-    """The first ```yaml block of docs/ci.md's "## pre-commit" section, as users copy it."""
-    text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
-    section = text[text.index("\n## pre-commit\n") :]
-    block = re.search(r"```yaml\n(.*?)```", section, flags=re.DOTALL)
-    assert block, "no yaml block under ## pre-commit in docs/ci.md"
-    return block.group(1)
-
-
-def pre_commit(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "pre_commit", *args, "--color", "never"],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 @pytest.fixture(scope="module")

@@ -11,29 +11,16 @@
 -- JSON goes). Paths are relative to the working directory.
 
 local report = { steps = {}, linted = {}, attached = {} }
--- An upper bound for a loaded CI machine, not a wait: vim.wait returns as soon
--- as the diagnostics are there (the server's start costs ~1 s).
-local TIMEOUT_MS = 120000
+local common = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/nvim_common.lua")
+local TIMEOUT_MS = common.TIMEOUT_MS
 
 local function attached(buf)
-  local clients = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = buf }) or vim.lsp.buf_get_clients(buf)
-  for _, client in pairs(clients) do
+  for _, client in pairs(common.attached_clients(buf)) do
     if client.name == "pipelint" then
       return true
     end
   end
   return false
-end
-
-local function diagnostics(buf)
-  local found = {}
-  for _, d in ipairs(vim.diagnostic.get(buf)) do
-    table.insert(found, { code = d.code, lnum = d.lnum, col = d.col, end_lnum = d.end_lnum, end_col = d.end_col, source = d.source })
-  end
-  table.sort(found, function(a, b)
-    return a.lnum < b.lnum or (a.lnum == b.lnum and a.col < b.col)
-  end)
-  return found
 end
 
 local function run()
@@ -48,7 +35,7 @@ local function run()
       return #vim.diagnostic.get(buf) >= wanted
     end, 20)
     assert(arrived, path .. ": " .. #vim.diagnostic.get(buf) .. " diagnostics, not " .. wanted)
-    report.linted[path] = { filetype = vim.bo[buf].filetype, attached = attached(buf), diagnostics = diagnostics(buf) }
+    report.linted[path] = { filetype = vim.bo[buf].filetype, attached = attached(buf), diagnostics = common.diagnostics(buf) }
     table.insert(report.steps, path)
   end
   -- A snippet may attach a buffer on a later turn of the event loop (0.11's
@@ -71,9 +58,4 @@ local function run()
   table.insert(report.steps, "samples")
 end
 
-local ok, problem = xpcall(run, debug.traceback)
-if not ok then
-  report.error = problem
-end
-vim.fn.writefile({ vim.fn.json_encode(report) }, os.getenv("PIPELINT_REPORT"))
-vim.cmd("qall!")
+common.finish(report, run)
