@@ -45,7 +45,7 @@ class CommandModels:
     def __init__(self, names: dict[int, bytes | None] | None = None, wrapped: frozenset[int] | None = None) -> None:
         self._models: dict[int, Command] = {}
         # Each command's program basename by node id, when a query read them all (the checker's).
-        self._names = names or {}
+        self._names = names if names is not None else {}
         # Ids of the commands that are a redirected statement's body or a pipeline stage, when
         # a query found them all: the others need no `Node.parent` (syntax.arguments).
         self._wrapped = wrapped
@@ -54,11 +54,18 @@ class CommandModels:
         model = self._models.get(node.id)
         if model is None:
             wrapped = None if self._wrapped is None else node.id in self._wrapped
-            model = self._models[node.id] = command.read(node, redirects, wrapped)
+            # A name the checker resolved (`$command` set once to `cat`), or None: the literal name.
+            model = self._models[node.id] = command.read(node, redirects, wrapped, self._names.get(node.id))
         return model
 
+    def name_program(self, node: Node, name: bytes) -> None:
+        """Let the command's computed name run the program name (`ScriptFacts.program_named_by`),
+        before any model of it is read."""
+        self._names[node.id] = name
+
     def program_name(self, node: Node) -> bytes | None:
-        """The basename of a command's literal name (`syntax.command_name`): no model is read."""
+        """The basename of a command's literal name (`syntax.command_name`), or of the program a variable
+        name was found to run (`name_program`): no model is read."""
         names = self._names
         if node.id in names:
             return names[node.id]

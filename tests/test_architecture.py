@@ -189,7 +189,7 @@ def test_program_names_are_not_listed_outside_the_program_table():
 
 def test_the_adding_a_rule_walk_through_runs_as_written():
     """docs/architecture.md's example rule, executed as it is printed there."""
-    from pipelint.engine import checker
+    from pipelint.engine import checker, registry
 
     text = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
     walk_through = text.split("## Adding a rule", 1)[1]
@@ -199,6 +199,14 @@ def test_the_adding_a_rule_walk_through_runs_as_written():
     rule = namespace["SortHeadRule"]()
     (finding,) = checker.check(b"sort names.txt | head -n 1\n", [rule]).findings
     assert finding.code == "PL504" and finding.fix is None and "awk" in finding.help
-    for quiet in (b"sort names.txt | head -n 5\n", b"sort -o x names.txt | head -n 1\n", b'sort "-$o" f | head -n1\n'):
-        assert checker.check(quiet, [rule]).findings == [], quiet
-    assert checker.check(b"sort f | head -n1\n", [rule]).findings
+    quiet = (b"sort names.txt | head -n 5\n", b"sort -o x names.txt | head -n 1\n", b'sort "-$o" f | head -n1\n',
+             b"sort f | head -c 1\n", b"sort f > x | head -n 1\n", b"sort -c f | head -n 1\n")  # fmt: skip
+    for source in quiet:
+        assert checker.check(source, [rule]).findings == [], source
+    for source in (b"sort f | head -n1\n", b"sort f | head -1\n", b"sort f | head --lines=1\n"):
+        assert checker.check(source, [rule]).findings, source
+    assert rule.enabled_by_default is False
+    registered = registry.BY_CODE["PL504"]()
+    for source in (*quiet, b"sort f | head -n1\n", b"sort f | head -1\n"):
+        printed = [(f.start, f.end, f.message) for f in checker.check(source, [rule]).findings]
+        assert printed == [(f.start, f.end, f.message) for f in checker.check(source, [registered]).findings], source

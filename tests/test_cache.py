@@ -216,9 +216,11 @@ def test_an_entry_keeps_every_field_a_lint_reports():
     assert {f.name for f in fields(FileReport)} - per_run == {f.name for f in fields(cache.Entry)}
 
 
-def test_a_cached_run_says_the_parse_guards_notes_again(project):
+def test_a_cached_run_says_the_notes_again(project):
     (project / "joined.sh").write_text("[ 1 -eq 0 ]\ncat words.txt | wc -l\necho r > k\n[ 1 ]\n")
-    first = run_cli("check", "joined.sh", cwd=project)
-    second = run_cli("check", "joined.sh", cwd=project)
-    assert b"pipelint: note: joined.sh:1:1: " in first.stderr
-    assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
+    (project / "unread.sh").write_text('#!/bin/bash\nfor i do echo "$i"; done\ncat words.txt | wc -l\n')
+    for arguments in (["--verbose", "joined.sh"], ["unread.sh"]):
+        first = run_cli("check", *arguments, cwd=project)
+        second = run_cli("check", *arguments, cwd=project)
+        assert b"pipelint: note: " in first.stderr
+        assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)

@@ -169,7 +169,7 @@ def test_parse_failure_is_reported_among_the_findings_and_the_rest_is_linted(tmp
     assert result.returncode == 1 and err == ""
     assert out.splitlines()[:2] == [
         "broken.sh:1:1: PL001 [*] `cat` only feeds a into grep: read it with a redirect",
-        "broken.sh:2:1: parse-error could not parse from here; the rest of the file was checked",
+        "broken.sh:2:1: parse-error could not parse from line 2 to the end of the file; lines before it were checked",
     ]
     assert "Found 1 problem and 1 parse error." in out
     quiet, _ = text(run_cli("check", "--quiet", "broken.sh", cwd=tmp_path))
@@ -180,7 +180,9 @@ def test_diff_notes_a_parse_failure_on_stderr(tmp_path):
     (tmp_path / "broken.sh").write_text("cat a | grep x\nif true; then\n  echo (\n")
     out, err = text(run_cli("check", "--diff", "broken.sh", cwd=tmp_path))
     assert "+grep x < a" in out
-    assert err == "pipelint: note: broken.sh:2:1: could not parse from here; the rest of the file was checked\n"
+    assert err == (
+        "pipelint: note: broken.sh:2:1: could not parse from line 2 to the end of the file; lines before it were checked\n"
+    )
 
 
 def test_version_and_rule_listing():

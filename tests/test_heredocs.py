@@ -87,3 +87,11 @@ def test_inside_body_covers_the_body_and_its_delimiter_line_only():
 def test_a_script_without_operators_has_no_bodies():
     source = b"echo '<<EOF'\nx=\"<<A\"\n"
     assert len(heredocs.find(source, syntax.parse(source).root_node)) == 0
+
+
+def test_a_here_string_with_a_descriptor_starts_no_here_document():
+    """`3<<<"$PW"` is bash's here-string on descriptor 3: the rest of the file stays code (issue 26)."""
+    source = b'b() { :; }\nb 3<<<"$PW"\ncat <<EOF\nbody\nEOF\necho CODE\n'
+    documents = heredocs.find(source, syntax.parse(source).root_node, Dialect.BASH)
+    assert [source[d.body_start : d.body_end] for d in documents] == [b"body\n"]
+    assert printed(source, "bash") == b"body\nCODE\n"

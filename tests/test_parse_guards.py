@@ -13,6 +13,7 @@ import pytest
 from harness import assert_same_behaviour, fix, lint
 from tree_shape import shape
 
+from pipelint.finding import Note, NoteCause
 from pipelint.engine import checker
 from pipelint.shell import parse_guards, syntax
 from pipelint.engine.config import Settings
@@ -75,6 +76,13 @@ def line_of(source: str, text: str) -> int:
     return source[: source.index(text)].count("\n") + 1
 
 
+def described(source: str, note: Note) -> tuple[NoteCause, bool, str | None, tuple[int, int]]:
+    """A note's cause, outcome, upstream issue and the 1-based lines it covers."""
+    text = source.encode()
+    lines = (text.count(b"\n", 0, note.start) + 1, text.count(b"\n", 0, max(note.end - 1, note.start)) + 1)
+    return note.cause, note.checked, note.issue, lines
+
+
 def bash_accepts(text: bytes) -> bool:
     return subprocess.run(["bash", "-n"], input=text, capture_output=True).returncode == 0
 
@@ -84,9 +92,7 @@ def test_the_316_repro_reports_the_useless_cat_and_says_how_it_was_read():
     (finding,) = result.findings
     assert (finding.code, REPRO.encode()[finding.start : finding.end]) == ("PL001", b"cat words.txt")
     assert finding.fix is not None and fix(REPRO) == b"[ 1 -eq 0 ]\nwc -l < words.txt\necho r > k\n[ 1 ]\n"
-    assert [note.text for note in result.notes] == [
-        "tree-sitter-bash joined lines 1–4 into one statement (tree-sitter-bash #316); they were checked one by one"
-    ]
+    assert [described(REPRO, note) for note in result.notes] == [(NoteCause.JOINED, True, "#316", (1, 4))]
     assert result.parse_failures == []  # it parsed; every piece was checked
 
 
@@ -108,7 +114,7 @@ def test_shapes_tree_sitter_reads_right_get_no_note(source):
 )
 def test_each_joined_statement_is_noted_with_its_upstream_issue(source, issue):
     (note,) = check(source).notes
-    assert f"(tree-sitter-bash {issue}); they were checked one by one" in note.text
+    assert (note.cause, note.checked, note.issue) == (NoteCause.JOINED, True, issue)
 
 
 @pytest.mark.parametrize("source", [*JOINED_AFTER_A_PIPELINE.values(), *JOINED_ASSIGNMENTS.values()])
@@ -166,7 +172,8 @@ def test_nothing_is_reported_inside_a_body_bash_has_not_ended(fake_end):
     source = job_script(fake_end)
     assert useless_cat_lines(source) == [source.count("\n")]  # only the last line, after the body
     (note,) = check(source).notes
-    assert "bash ends it at line" in note.text and note.text.endswith("it was checked as bash reads it")
+    assert (note.cause, note.checked) == (NoteCause.HEREDOC_END, True)  # read as bash reads it
+    assert described(source, note)[3] == (1, line_of(source, "EOF\ncat words.txt | wc -l"))  # where bash ends it
 
 
 @pytest.mark.parametrize("shell", ["bash", "dash"])
@@ -206,7 +213,7 @@ def test_what_cannot_be_repaired_is_a_parse_failure_and_not_checked():
     assert useless_cat_lines(source) == [5]
     assert [(f.start, f.end) for f in result.parse_failures] == [(4, source.index("\ncat data"))]
     (note,) = result.notes
-    assert note.text.endswith("the statement and its body were not checked")
+    assert (note.cause, note.checked) == (NoteCause.HEREDOC_END, False)  # the statement and its body: not checked
 
 
 def test_a_repair_that_breaks_the_parse_is_given_up():
@@ -220,9 +227,7 @@ def test_joined_statements_in_what_is_salvaged_from_an_error_are_not_trusted():
     source = "if true; then\n  a= b=\n  cat words.txt | wc -l\n  echo (\nfi\n"
     result = check(source)
     assert result.findings == [] and result.parse_failures
-    assert [note.text for note in result.notes] == [
-        "tree-sitter-bash joined lines 2–3 into one statement (tree-sitter-bash #228); lines 2–3 could not be checked"
-    ]
+    assert [described(source, note) for note in result.notes] == [(NoteCause.JOINED, False, "#228", (2, 3))]
 
 
 def test_ten_thousand_generated_lines_are_split_and_checked():
@@ -240,7 +245,7 @@ def test_a_here_document_the_guards_cannot_repair_is_one_parse_failure():
     source = 'for i in 1 2; do cat <<"EOF" | wc -l; echo "i=$i"; done\na | b\ncat words.txt |\nEOF\necho end\n'
     result = check(source)
     assert len(result.parse_failures) == 1 and result.findings == []
-    assert result.notes[0].text.endswith("the statement and its body were not checked")
+    assert (result.notes[0].cause, result.notes[0].checked) == (NoteCause.HEREDOC_END, False)
 
 
 def test_the_guards_apply_to_the_script_inside_sh_c(tmp_path):

@@ -45,13 +45,12 @@ from pipelint import __version__
 from pipelint.finding import ParseFailure
 from pipelint.engine.config import Settings
 from pipelint.shell.dialect import Dialect
-from pipelint.finding import Applicability, Edit, Finding, Fix, Severity
+from pipelint.finding import Applicability, Edit, Finding, Fix, Note, NoteCause, Severity
 from pipelint.engine.fixer import applicable
-from pipelint.shell.parse_guards import Note
 
 DEFAULT_DIR = ".pipelint_cache"
 FILE_NAME = "lint-cache.json"
-FORMAT = 3  # bumped when the layout of an entry changes (2: the parse guards' notes, 3: host)
+FORMAT = 4  # bumped when the layout of an entry changes (2: the parse guards' notes, 3: host, 4: notes by cause)
 MOUNT_RULE = "PL102"  # the one rule whose findings depend on the machine's mounts
 
 
@@ -62,7 +61,7 @@ class Entry:
     findings: list[Finding]
     parse_failures: list[ParseFailure]
     dialect: Dialect
-    notes: list[Note]  # what the parse guards repaired: printed again on a cached run
+    notes: list[Note]  # how parts of the file were read: said again on a cached run
     host: str | None  # the kind of file holding scripts (a Dockerfile), None for a script
 
 
@@ -240,7 +239,7 @@ def _encode(entry: Entry) -> dict:
         "dialect": entry.dialect.value,
         "parse_failures": [[failure.start, failure.end] for failure in entry.parse_failures],
         "findings": [_encode_finding(finding) for finding in entry.findings],
-        "notes": [[note.start, note.text] for note in entry.notes],
+        "notes": [[note.cause.value, note.start, note.end, note.checked, note.issue] for note in entry.notes],
         "host": entry.host,
     }
 
@@ -260,7 +259,10 @@ def _decode(raw: dict) -> Entry:
         findings=[_decode_finding(item) for item in raw["findings"]],
         parse_failures=[ParseFailure(int(start), int(end)) for start, end in raw["parse_failures"]],
         dialect=Dialect(raw["dialect"]),
-        notes=[Note(int(start), str(text)) for start, text in raw["notes"]],
+        notes=[
+            Note(NoteCause(cause), int(start), int(end), bool(checked), None if issue is None else str(issue))
+            for cause, start, end, checked, issue in raw["notes"]
+        ],
         host=None if raw["host"] is None else str(raw["host"]),
     )
 

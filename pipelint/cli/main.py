@@ -21,6 +21,7 @@ from pipelint.output.common import printable
 from pipelint.cli.parallel import default_jobs
 from pipelint.shell.dialect import LINTED_SHELLS
 from pipelint.cli.terminal import COLOR_CHOICES, is_terminal, page, wants_colour
+from pipelint.cli.tracing import add_measurements, load_trace, trace
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -52,7 +53,13 @@ def cli() -> None:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings remain.")
 @click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when --fix changed something.")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only: no summary, no notes.")
-@click.option("-v", "--verbose", is_flag=True, help="With an internal error, also print its traceback.")
+@click.option(
+    "-v",
+    "--verbose",
+    is_flag=True,
+    help="With an internal error, also print its traceback; also note the misreads of tree-sitter-bash that "
+    "pipelint repaired without losing anything.",
+)
 @click.option(
     "--output-format",
     type=click.Choice(sorted(FORMATS)),
@@ -95,6 +102,12 @@ def cli() -> None:
     help="Also lint shell inside strings and here-documents, Dockerfiles and CI files (default: on).",
 )
 @click.option(
+    "--strict-parse/--no-strict-parse",
+    default=None,
+    help="Report what tree-sitter-bash cannot parse as a parse error even where the shell accepts the script "
+    "(default: a note, and the exit status is not affected).",
+)
+@click.option(
     "-j",
     "--jobs",
     type=click.IntRange(min=1),
@@ -102,16 +115,26 @@ def cli() -> None:
     help="Lint this many files at once, in worker processes (default: the number of CPUs; 1: no workers).",
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache (.pipelint_cache/).")
+@click.option(
+    "--trace",
+    "trace_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Add what `pipelint trace --output-format json` measured (this file) to the findings of traced scripts.",
+)
 def check(paths: tuple[str, ...], **flags) -> None:
     """Lint shell scripts (files, folders, `-` for stdin; default `.`)."""
     flags = CheckFlags(**flags)
     resolver = SettingsResolver(flags.overrides(), flags.config_file)
     paths = paths or (".",)
     stdin_fix = flags.fix and not flags.diff and "-" in paths
+    measured = load_trace(flags.trace_file) if flags.trace_file is not None else None
     with _report_stream(flags, stdin_fix) as out:
         run = run_check(paths, resolver, flags.run_options())
         if not run.reports and not run.errors and not run.skipped:
             raise Fatal(f"no shell scripts found in {', '.join(printable(path) for path in paths)}")
+        if measured is not None:
+            add_measurements(run.reports, measured, flags.quiet)
         _print_results(run, flags, out)
     sys.exit(_exit_code(run, flags))
 
@@ -163,8 +186,10 @@ class CheckFlags:
     max_file_size: str | None
     embedded: bool | None
     shell: str | None
+    strict_parse: bool | None
     jobs: int | None
     no_cache: bool
+    trace_file: Path | None
 
     def overrides(self) -> Overrides:
         """What the command line says about settings; Fatal when it names what does not exist."""
@@ -177,6 +202,7 @@ class CheckFlags:
             max_file_size=self._max_file_size(),
             embedded=self.embedded,
             shell=self.shell,
+            strict_parse=self.strict_parse,
         )
         try:
             overrides.validate()
@@ -230,6 +256,7 @@ def _print_results(run: Run, flags: CheckFlags, out: TextIO) -> None:
         fix_mode=flags.fix and not flags.diff,
         show_fixes=flags.show_fixes,
         color=wants_colour(flags.color, out),
+        verbose=flags.verbose,
     )
     if flags.statistics:
         statistics.FORMATS[output_format](run.reports, options, out)
@@ -237,7 +264,6 @@ def _print_results(run: Run, flags: CheckFlags, out: TextIO) -> None:
         FORMATS[output_format](run.reports, options, out)
     if output_format not in HUMAN_FORMATS or flags.quiet:
         return
-    _echo(summary.parse_guard_notes(run.reports), sys.stderr)
     if flags.diff:
         _echo(summary.parse_failure_notes(run.reports), sys.stderr)
     if flags.show_fixes:
@@ -246,6 +272,7 @@ def _print_results(run: Run, flags: CheckFlags, out: TextIO) -> None:
         click.echo(summary.summary(run.reports, options, run.errors), file=out)
     elif run.diffs == 0:
         click.echo("No fixes to apply.", file=out)
+    _echo(summary.notes(run.reports, options), sys.stderr)
 
 
 def _echo(lines: list[str], out) -> None:
@@ -304,6 +331,9 @@ def lsp(stdio: bool) -> None:
     from pipelint.lsp.server import serve  # pygls loads here only: `pipelint check` does not pay for it
 
     serve()
+
+
+cli.add_command(trace)
 
 
 def main() -> None:

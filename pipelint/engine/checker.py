@@ -14,13 +14,14 @@ from tree_sitter import Node, Tree
 
 from pipelint.engine import candidates, suppression
 from pipelint.embedded import find as embedded
+from pipelint.embedded import inner_code
 from pipelint.facts import exit_status
-from pipelint.shell import directives, parse_guards, syntax
+from pipelint.shell import acceptance, directives, syntax
+from pipelint.shell.parsed import ParsedScript, parse_script
 from pipelint.programs import pipeline as pipelines
-from pipelint.shell.bash_quirks import HereDocumentSubstitutions
-from pipelint.shell.dialect import SHELLS, Dialect, adds_bashism, detect
-from pipelint.finding import Applicability, Edit, Finding, FixAvailability, ParseFailure, RuleCrash
-from pipelint.programs.table import WRAPPERS
+from pipelint.shell.dialect import SHELLS, Dialect, detect
+from pipelint.finding import Applicability, Finding, FixAvailability, Note, NoteCause, ParseFailure, RuleCrash
+from pipelint.programs.table import WRAPPERS, Trait, has
 from pipelint.embedded.regions import Region
 from pipelint.facts.script import ScriptFacts
 from pipelint.rule import CommandModels, Context, Rule
@@ -60,84 +61,18 @@ class CheckResult:
     findings: list[Finding] = field(default_factory=list)
     parse_failures: list[ParseFailure] = field(default_factory=list)
     crashes: list[RuleCrash] = field(default_factory=list)  # rules that raised on this file
-    notes: list[parse_guards.Note] = field(default_factory=list)  # what the parse guards repaired
-    guarded: parse_guards.GuardedParse | None = None  # the parse, for notes said in a host's lines
+    notes: list[Note] = field(default_factory=list)  # what was read otherwise than tree-sitter-bash parsed it
+    parsed: ParsedScript | None = None  # the parse (None for a host file)
     # Scripts that commands of this one run (`sh -c '…'`), for the linter to lint in turn.
     regions: list[Region] = field(default_factory=list)
     suppressions: list[suppression.Suppression] = field(default_factory=list)
     error_count: int = 0  # ERROR nodes and MISSING tokens, for the fixer's "parses no worse" test
 
-
-@dataclass
-class _Parsed:
-    """What the rules walk, and what the checker must not trust in it."""
-
-    root: Node  # the parse, or the re-parse of the salvaged text
-    failures: list[ParseFailure]
-    fix_barriers: list[tuple[int, int]]  # whole lines around what did not parse
-    error_nodes: list[tuple[int, int]]  # ranges of the original ERROR nodes
-    kept: list[tuple[int, int]]  # complete statements salvaged from them
-    guarded: parse_guards.GuardedParse  # what tree-sitter misread without an ERROR, repaired or not
-    # ERROR nodes and MISSING tokens of the guarded parse (the fixer lints every pass through the guards too)
-    error_count: int = 0
-
-    def __post_init__(self) -> None:
-        # Both lists hold disjoint ranges; sorted, one bisection answers `trusted` (asked of every
-        # command: a scan of the kept statements made a broken 5 MB script quadratic).
-        self.error_nodes.sort()
-        self.kept.sort()
-        self._error_starts = [start for start, _ in self.error_nodes]
-        self._kept_starts = [start for start, _ in self.kept]
-
-    def trusted(self, start: int, end: int) -> bool:
-        """Read as bash reads it; outside every ERROR node, or wholly inside one statement kept from it."""
-        if not self.guarded.trusts(start, end):
-            return False
-        before_end = bisect.bisect_left(self._error_starts, end)  # the ERROR nodes that start before end
-        if before_end == 0 or self.error_nodes[before_end - 1][1] <= start:
-            return True
-        holder = bisect.bisect_right(self._kept_starts, start) - 1  # the last kept statement starting at or before
-        return holder >= 0 and end <= self.kept[holder][1]
-
-
-def _parse(source: bytes, dialect: Dialect, tree: Tree | None = None) -> _Parsed:
-    # The guards parse a copy of the source, of the same length, in which what
-    # tree-sitter-bash misreads without an ERROR is repaired (parse_guards.py).
-    guarded = parse_guards.guard(source, dialect, tree)
-    text = guarded.text
-    root = guarded.tree.root_node
-    error_nodes = syntax.outermost_errors(root)
-    failures = [ParseFailure(syntax.first_broken_offset(e), e.end_byte) for e in error_nodes]
-    # No fix may touch what did not parse: the broken part of each ERROR node
-    # (complete statements before it ran fine) and every MISSING token, nor
-    # anything on the same line.
-    all_errors = syntax.error_ranges(root)
-    missing = [
-        (start, end) for start, end in all_errors if not any(e.start_byte <= start and end <= e.end_byte for e in error_nodes)
-    ]
-    barriers = [_whole_lines(source, start, end) for start, end in [(f.start, f.end) for f in failures] + missing]
-    if not failures:
-        failures = [ParseFailure(start, end) for start, end in missing]
-    failures = _merged(failures + [ParseFailure(start, end) for start, end in guarded.unchecked])
-    kept: list[tuple[int, int]] = []
-    if error_nodes:
-        # Lint the complete statements tree-sitter left inside ERROR nodes.
-        salvaged, kept = syntax.salvage(text, error_nodes)
-        root = syntax.parse(salvaged).root_node
-        guarded.distrust_swallowed(root)
-    error_ranges = [(e.start_byte, e.end_byte) for e in error_nodes]
-    return _Parsed(root, failures, barriers, error_ranges, kept, guarded, len(all_errors))
-
-
-def _merged(failures: list[ParseFailure]) -> list[ParseFailure]:
-    """In order, one failure per stretch: a here-document the guards could not repair often holds an ERROR too."""
-    merged: list[ParseFailure] = []
-    for failure in sorted(failures, key=lambda f: f.start):
-        if merged and failure.start < merged[-1].end:
-            merged[-1] = ParseFailure(merged[-1].start, max(merged[-1].end, failure.end))
-        else:
-            merged.append(failure)
-    return merged
+    @property
+    def unread(self) -> list[ParseFailure]:
+        """What was not linted: the parse failures, reported as such or, where the shell accepts the
+        script, as notes (`settings.strict_parse`)."""
+        return self.parsed.failures if self.parsed is not None else self.parse_failures
 
 
 def check(
@@ -164,44 +99,66 @@ def check(
     """
     forced = settings.forced_dialect if settings is not None else None
     dialect = region.dialect if region is not None else detect(source, path, forced)
-    parsed = _parse(source, dialect, tree)
+    parsed = parse_script(source, dialect, tree)
     rules = list(rules)
-    found = candidates.find(candidates.plan(rules), parsed.root)
+    plan = candidates.plan(rules)
+    found = candidates.find(plan, parsed.root)
     context = _context(source, dialect, parsed, found, rules, path, settings, mountinfo, region, variables)
+    if found.named_by_variable:  # `command=cat; $command f | …`: the facts say what such a name runs
+        candidates.name_programs(plan, found, context.facts.program_named_by)
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
     findings, comments, commands = _walk(parsed, found, rules, context, guard, only)
-    result = CheckResult(source=source, dialect=dialect, parse_failures=parsed.failures, crashes=guard.crashes)
-    result.notes = parsed.guarded.notes()
-    result.guarded = parsed.guarded
-    still_broken = syntax.error_ranges(parsed.root)
+    result = CheckResult(source=source, dialect=dialect, crashes=guard.crashes, parsed=parsed)
+    result.parse_failures, result.notes = _failures_and_notes(parsed, settings)
     result.error_count = parsed.error_count
     if directives.may_hold_directives(source):
         result.suppressions = suppression.collect(directives.placed(comments, source))
     loops_only = settings.loops_only if settings is not None else frozenset()
-    quirks = HereDocumentSubstitutions(source, parsed.root)
+    unreadable = None
+    if region is not None and (region.outer_code or region.script_on_stdin):
+        unreadable = inner_code.unreadable_from(parsed.root, region, context.command)
     suppressed = suppression.Coverage(result.suppressions)
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
-        if _touches(still_broken, finding.start, finding.end) or not parsed.trusted(finding.start, finding.end):
+        if not parsed.trusts_finding(finding.start, finding.end):
             continue
-        if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end):
+        if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end, _leaves_loop):
             continue  # in the default set only where it runs once per iteration
         if suppressed.covers(finding.code, finding.start):
             continue
-        result.findings.append(_guard_fix(finding, parsed, source, dialect, quirks))
+        result.findings.append(_unsafe_past(parsed.guard_fix(finding), unreadable))
     if report_unused and only is None:
-        result.findings += suppression.report_unused(result.suppressions, rules, source, result.parse_failures)
+        result.findings += suppression.report_unused(result.suppressions, rules, source, result.unread)
         result.findings.sort(key=lambda finding: (finding.start, finding.code))
     depth = 0 if region is None else region.depth
     remote = SHELLS[settings.remote_shell].dialect if settings is not None else Dialect.SH
     seen = partial(exit_status.command_status_observed, facts=context.facts)
-    result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen)
+    environment = (region.environment if region is not None else ()) + context.facts.exported_startup
+    known = embedded.known_words(context.facts)
+    result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen, environment, known)
     return result
+
+
+def _failures_and_notes(parsed: ParsedScript, settings: Settings | None) -> tuple[list[ParseFailure], list[Note]]:
+    """What did not parse, as parse failures, or as notes where the script's shell reads it without a
+    syntax error (`acceptance.shell_accepts`): then it is pipelint's limit, not the user's error."""
+    notes = parsed.notes()
+    if not parsed.failures or settings is None or settings.strict_parse:
+        return parsed.failures, notes
+    if not acceptance.shell_accepts(parsed.source, parsed.dialect):
+        return parsed.failures, notes
+    unreadable = [Note(NoteCause.UNREADABLE, failure.start, failure.end, checked=False) for failure in parsed.failures]
+    return [], sorted(notes + unreadable, key=lambda note: note.start)
+
+
+def _leaves_loop(name: bytes) -> bool:
+    """A command after which the loop around it goes on no more (`exit`, `break`, `return`)."""
+    return has(name, Trait.LEAVES_LOOP)
 
 
 def _context(
     source: bytes,
     dialect: Dialect,
-    parsed: _Parsed,
+    parsed: ParsedScript,
     found: candidates.Found,
     rules: list[Rule],
     path: str | None,
@@ -213,9 +170,10 @@ def _context(
     """What the rules read about this file, with the facts fed by the candidates' captures (not queried again)."""
     wrapped = None if parsed.root.has_error else found.wrapped  # captures skip ERROR subtrees: there, ask the tree
     reader = CommandModels(found.names, wrapped)
-    start = region.options if region is not None else frozenset()
+    start = region.start_options if region is not None else frozenset()
     handed_on = region.status_handed_on if region is not None else True
-    facts = ScriptFacts(parsed.root, reader, start, handed_on, found.captured, found.names, variables)
+    unseen_first = region.runs_code_first if region is not None else False
+    facts = ScriptFacts(parsed.root, reader, start, handed_on, found.captured, found.names, variables, unseen_first)
     return Context(
         source=source,
         root=parsed.root,
@@ -231,7 +189,7 @@ def _context(
 
 
 def _walk(
-    parsed: _Parsed, found: candidates.Found, rules: list[Rule], context: Context, guard: _Guard, only: Only | None = None
+    parsed: ParsedScript, found: candidates.Found, rules: list[Rule], context: Context, guard: _Guard, only: Only | None = None
 ) -> tuple[list[Finding], list[Node], list[Node]]:
     """Each candidate node handed to the rules whose hooks want it; the comments and trusted commands seen
     (with `only`, the commands within its ranges: where embedded scripts are looked for)."""
@@ -244,14 +202,14 @@ def _walk(
     for node in found.nodes:
         for rule in wanted(by_type.get(node.type, ()), node):
             findings.extend(guard.run(rule, rule.check_node, node, context))
-    commands = [node for node in found.commands if parsed.trusted(node.start_byte, node.end_byte)]
+    commands = [node for node in found.commands if parsed.trusts(node.start_byte, node.end_byte)]
     on_command = [rule for rule in rules if rule.uses("check_command")]
     for node in commands:
         _check_command(node, wanted(on_command, node), context, guard, findings)
     on_pipeline = [rule for rule in rules if rule.uses("check_pipeline")]
     for root in found.pipelines if on_pipeline else ():
         on_this = wanted(on_pipeline, root)
-        if not on_this or not parsed.trusted(root.start_byte, root.end_byte):
+        if not on_this or not parsed.trusts(root.start_byte, root.end_byte):
             continue
         built = pipelines.build(root, context.command)
         if built is not None:
@@ -334,54 +292,13 @@ def check_fix_availability(rule: Rule, finding: Finding) -> None:
         raise FixAvailabilityError(f"{rule.code} declares fixes never available, yet offers {fix.title!r}")
 
 
-def _whole_lines(source: bytes, start: int, end: int) -> tuple[int, int]:
-    line_start = source.rfind(b"\n", 0, start) + 1
-    line_end = source.find(b"\n", end)
-    return line_start, len(source) if line_end == -1 else line_end
-
-
-def _touches(ranges: list[tuple[int, int]], start: int, end: int) -> bool:
-    """Inside or right next to one of the ranges."""
-    return any(r_start <= end and start <= r_end for r_start, r_end in ranges)
-
-
-def _guard_fix(
-    finding: Finding, parsed: _Parsed, source: bytes, dialect: Dialect, quirks: HereDocumentSubstitutions
-) -> Finding:
-    """Drop a fix that edits next to a parse error, in a here-document body or on a byte the guards repaired,
-    that adds a bashism to an sh script, or that moves a CRLF line's `\r` onto another word; make a safe
-    fix unsafe where bash runs a `$(…)` otherwise than it reads (`bash_quirks`)."""
+def _unsafe_past(finding: Finding, unreadable: inner_code.Unreadable | None) -> Finding:
+    """A safe fix made unsafe in an inner script from where its text may not run as written
+    (`embedded.inner_code`: an outer expansion, a reader of the stdin the script comes from)."""
     fix = finding.fix
-    if fix is None or not fix.edits:
+    if unreadable is None or fix is None or fix.applicability is not Applicability.SAFE or not fix.edits:
         return finding
-    start, end = fix.span
-    if _touches(parsed.fix_barriers, start, end):
-        return finding.with_fix(None)
-    if not all(parsed.guarded.allows_edit(edit.start, edit.end) for edit in fix.edits):
-        return finding.with_fix(None)
-    if dialect is Dialect.SH and adds_bashism(source, fix.edits):
-        return finding.with_fix(None)
-    if any(_moves_carriage_return(source, edit) for edit in fix.edits):
-        return finding.with_fix(None)
-    if fix.applicability is Applicability.SAFE and quirks.holds(start, end):
-        help_text = finding.help or f"The fix is unsafe: {BASH_HEREDOC_SUBSTITUTION}."
-        return replace(finding, fix=replace(fix, applicability=Applicability.UNSAFE), help=help_text)
-    return finding
-
-
-BASH_HEREDOC_SUBSTITUTION = (
-    "bash 5.2 runs a `$(…)` holding a here-document from its own printout, which drops a `;` after the "
-    "operator on its line; the edit may change whether it does"
-)
-
-
-def _moves_carriage_return(source: bytes, edit: Edit) -> bool:
-    """The edit ends right before a line's `\r` and changes what stands there.
-
-    In a CRLF script the shell reads the `\r` as part of the last word
-    (`cat f | grep 500\r` greps for `500\r`); text put or removed before it
-    moves the `\r` onto another word (`grep 500 < f\r` opens `f\r`). Issue 13 class 9.
-    """
-    if source[edit.end : edit.end + 1] != b"\r":
-        return False
-    return source[edit.start : edit.end] != edit.content
+    if fix.span[1] <= unreadable.offset:
+        return finding
+    help_text = finding.help or f"The fix is unsafe: {unreadable.reason}."
+    return replace(finding, fix=replace(fix, applicability=Applicability.UNSAFE), help=help_text)

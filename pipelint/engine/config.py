@@ -20,7 +20,7 @@ CONFIG_FILES = (".pipelint.toml", "pyproject.toml")  # the first found in a fold
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "slow-mounts")
 _KNOWN_KEYS = frozenset(_LIST_KEYS) | {
     "per-file-ignores", "unsafe-fixes", "max-file-size", "embedded", "remote-shell", "cache-dir", "shell",
-    "respect-shellcheckrc",
+    "respect-shellcheckrc", "strict-parse", "trace-file",
 }  # fmt: skip
 
 # What `remote-shell` may name: the dialect of the scripts ssh and `su -c` run.
@@ -60,7 +60,12 @@ class Settings:
     # Turn off the rules whose ShellCheck codes the script's `.shellcheckrc` disables (shellcheckrc.py).
     respect_shellcheckrc: bool = True
     shellcheck_disabled: tuple[str, ...] = ()  # those rules' codes, for the folder these settings are for
+    # What tree-sitter-bash cannot parse in a script the shell accepts (`bash -n`): a note, not checked
+    # (False), or a parse-error finding that sets the exit status, as for a script the shell rejects (True).
+    strict_parse: bool = False
     cache_dir: Path | None = None  # where `pipelint check` keeps results (cache.py); None: ./.pipelint_cache
+    # A `pipelint trace --output-format json` file whose measurements the language server shows on hover.
+    trace_file: Path | None = None
     root: Path = field(default_factory=Path.cwd)  # folder patterns are relative to
     source: Path | None = None  # the config file these came from
 
@@ -302,7 +307,7 @@ def from_table(table: dict, config_file: Path, prefix: str = "") -> Settings:
                 registry.resolve(selector)
             except registry.UnknownSelector as error:
                 raise fail(key, str(error)) from None
-    for key in ("unsafe-fixes", "embedded", "respect-shellcheckrc"):
+    for key in ("unsafe-fixes", "embedded", "respect-shellcheckrc", "strict-parse"):
         if key in table:
             if not isinstance(table[key], bool):
                 raise fail(key, "must be true or false")
@@ -319,6 +324,10 @@ def from_table(table: dict, config_file: Path, prefix: str = "") -> Settings:
         if not isinstance(table["cache-dir"], str) or not table["cache-dir"]:
             raise fail("cache-dir", "must be a folder name")
         values["cache_dir"] = config_file.parent.resolve() / Path(table["cache-dir"]).expanduser()
+    if "trace-file" in table:
+        if not isinstance(table["trace-file"], str) or not table["trace-file"]:
+            raise fail("trace-file", "must be a file name")
+        values["trace_file"] = config_file.parent.resolve() / Path(table["trace-file"]).expanduser()
     if "max-file-size" in table:
         try:
             values["max_file_size"] = parse_size(table["max-file-size"])
@@ -369,6 +378,7 @@ class Overrides:
     max_file_size: int | None | Unset = UNSET  # UNSET: as configured; None: no limit
     embedded: bool | None = None  # None: as configured
     shell: str | None = None  # None: as configured
+    strict_parse: bool | None = None  # None: as configured
 
     def validate(self) -> None:
         for selector in (*(self.select or ()), *self.ignore, *self.extend_select):
@@ -393,6 +403,8 @@ class Overrides:
             changes["embedded"] = self.embedded
         if self.shell is not None:
             changes["shell"] = self.shell
+        if self.strict_parse is not None:
+            changes["strict_parse"] = self.strict_parse
         return replace(settings, **changes)
 
 

@@ -17,9 +17,8 @@ from pipelint.engine import checker
 from pipelint.embedded import hosts
 from pipelint.engine.config import Settings
 from pipelint.shell.dialect import Dialect
-from pipelint.finding import Edit, Finding, ParseFailure, RuleCrash, apply_edits
+from pipelint.finding import Edit, Finding, Note, NoteCause, ParseFailure, RuleCrash, apply_edits
 from pipelint.engine.fixer import accept_all, fix_source
-from pipelint.shell.parse_guards import Note
 from pipelint.shell.positions import LineIndex
 from pipelint.embedded.regions import Region
 from pipelint.engine.suppression import Coverage, Suppression, collect, report_unused
@@ -84,7 +83,7 @@ def lint(
     def idle_directives(linted: checker.CheckResult, suppressions: list[Suppression] | None = None) -> list[Finding]:
         """PL900's findings on a script (or host) whose every finding, inner scripts' included, was looked up."""
         chosen = linted.suppressions if suppressions is None else suppressions
-        return report_unused(chosen, rules, linted.source, linted.parse_failures)
+        return report_unused(chosen, rules, linted.source, linted.unread)
 
     if host is not None:
         scan = host.scan(source)
@@ -122,7 +121,7 @@ def _lint_regions(
     for region in found:
         region = replace(region, depth=1) if parent is None else region.inside(parent)
         inner = check(region)
-        host.notes.extend(_inner_notes(inner, region, host.source))
+        host.notes.extend(_inner_notes(inner, region))
         host.error_count += inner.error_count
         host.crashes.extend(inner.crashes)
         if region.reports_parse_failures:
@@ -139,18 +138,13 @@ def _lint_regions(
                 host.findings.append(mapped)
 
 
-def _inner_notes(inner: checker.CheckResult, region: Region, host_source: bytes) -> list[Note]:
-    """What the parse guards did in a region's script, said at the host file's lines."""
-    if inner.guarded is None or not inner.notes:
-        return []
-    index = LineIndex(host_source)
-
-    def host_line(offset: int) -> int:
-        return index.position(region.outer_span(offset, offset)[0]).line + 1
-
+def _inner_notes(inner: checker.CheckResult, region: Region) -> list[Note]:
+    """The notes on a region's script, at the host file's bytes; what it could not read only where the
+    region reports parse failures."""
     return [
-        Note(region.outer_span(note.start, note.start)[0], f"in {region.origin}: {note.text}")
-        for note in inner.guarded.notes(host_line)
+        note.moved(*region.outer_span(note.start, note.end))
+        for note in inner.notes
+        if region.reports_parse_failures or note.cause is not NoteCause.UNREADABLE
     ]
 
 

@@ -21,7 +21,9 @@ from pipelint.rules.pl401_bulk_load_order import BulkLoadOrderRule
 from pipelint.rules.pl501_grep_count import GrepCountRule
 from pipelint.rules.pl502_sort_uniq import SortUniqRule
 from pipelint.rules.pl503_echo_pipe import EchoPipeRule
+from pipelint.rules.pl504_sort_head import SortHeadRule
 from pipelint.rules.pl505_double_sort import DoubleSortRule
+from pipelint.rules.pl506_xargs_per_item import XargsPerItemRule
 from pipelint.rules.pl601_prefer_splicecat_concat import PreferSplicecatConcatRule
 from pipelint.rules.pl602_prefer_splicecat_tee import PreferSplicecatTeeRule
 from pipelint.rules.pl900_unused_directive import UnusedDirectiveRule
@@ -44,7 +46,9 @@ RULES: tuple[type[Rule], ...] = (
     GrepCountRule,  # PL501 grep-count
     SortUniqRule,  # PL502 sort-uniq
     EchoPipeRule,  # PL503 echo-pipe
+    SortHeadRule,  # PL504 sort-head
     DoubleSortRule,  # PL505 double-sort
+    XargsPerItemRule,  # PL506 xargs-per-item
     PreferSplicecatConcatRule,  # PL601 prefer-splicecat-concat
     PreferSplicecatTeeRule,  # PL602 prefer-splicecat-tee
     UnusedDirectiveRule,  # PL900 unused-directive

@@ -22,7 +22,7 @@ from pygls.protocol import default_converter
 
 from pipelint.finding import Finding, Severity
 from pipelint.shell.positions import Encoding, LineIndex
-from pipelint.output.common import rule_url
+from pipelint.output.common import note_groups, parse_failure_text, rule_url
 
 if TYPE_CHECKING:
     from pipelint.finding import ParseFailure
@@ -101,20 +101,41 @@ def failure_wire(index: LineIndex, failures: list[ParseFailure], encoding: Encod
     first = failures[0]
     end = min(first.end, index.line_end(index.line_of(first.start)))
     more = len(failures) - 1
-    extra = f" (and {more} more place{'s' if more != 1 else ''})" if more else ""
+    extra = f" (and {more} more place{'s' if more != 1 else ''} did not parse)" if more else ""
     return {
         "range": _range(index, first.start, max(end, first.start), encoding),
         "severity": types.DiagnosticSeverity.Information.value,
         "source": SOURCE,
-        "message": f"could not parse from here{extra}; the rest of the file was checked",
+        "message": parse_failure_text(index, first) + extra,
     }
+
+
+def notes_wire(report: FileReport, index: LineIndex, encoding: Encoding) -> list[dict]:
+    """The notes the CLI prints (`common.note_groups`: what was not checked though the shell accepts it), each an
+    Information diagnostic on the first line of its stretch."""
+    found = []
+    for group in note_groups(report, verbose=False):
+        end = min(group.end, index.line_end(index.line_of(group.start)))
+        found.append(
+            {
+                "range": _range(index, group.start, max(end, group.start), encoding),
+                "severity": types.DiagnosticSeverity.Information.value,
+                "source": SOURCE,
+                "message": group.text,
+            }
+        )
+    return found
 
 
 def diagnostics_json(report: FileReport | None, index: LineIndex, encoding: Encoding) -> str:
     """The JSON array of the report's diagnostics, as pygls would write them (runs in the worker)."""
     if report is None:
         return "[]"
-    return findings_json(report.findings, report.parse_failures, index, encoding)
+    found = findings_json(report.findings, report.parse_failures, index, encoding)
+    notes = notes_wire(report, index, encoding)
+    if not notes:
+        return found
+    return found[:-1] + ("," if found != "[]" else "") + ",".join(json.dumps(note) for note in notes) + "]"
 
 
 def findings_json(findings: Sequence[Finding], failures: list[ParseFailure], index: LineIndex, encoding: Encoding) -> str:

@@ -12,21 +12,21 @@ import functools
 import re
 import tomllib
 from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 
 from pipelint import __version__
-from pipelint.finding import ParseFailure
-from pipelint.finding import Applicability, Finding
+from pipelint.finding import Applicability, Finding, Note, NoteCause, ParseFailure
 from pipelint.engine.linter import FileReport
-from pipelint.shell.positions import Encoding
+from pipelint.shell.positions import Encoding, LineIndex
 
 # The installed package's folder: in a checkout (or an editable install) it
 # sits beside pyproject.toml, in a wheel's install beside its dist-info.
 _PACKAGE_PARENT = Path(__file__).resolve().parents[2]
 
-# What every format says about a part of a script tree-sitter could not parse.
+# What every format calls a part of a script tree-sitter could not parse (`parse_failure_text` says it).
 PARSE_FAILURE_KIND = "parse-error"
-PARSE_FAILURE_TEXT = "could not parse from here; the rest of the file was checked"
+NOTE_KIND = "note"
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class RenderOptions:
     fix_mode: bool = False  # --fix ran
     show_fixes: bool = False
     color: bool | None = None  # None: decide from the terminal
+    verbose: bool = False  # also the notes on repairs that lost nothing
 
 
 @dataclass(frozen=True)
@@ -217,3 +218,95 @@ def exact_bytes(value: str) -> str | None:
     if not _LONE_SURROGATE.search(value):
         return None
     return base64.b64encode(value.encode("utf-8", "surrogateescape")).decode("ascii")
+
+
+# What was not parsed, and how parts were read: said alike in every format.
+
+
+def parse_failure_text(index: LineIndex, failure: ParseFailure) -> str:
+    """What a parse failure says, true of what was checked: its lines were not (but for complete
+    statements inside them), the rest of the file was."""
+    first, last = _lines_of(index, failure.start, failure.end)
+    text = index.source.rstrip()
+    if first != last and last >= _lines_of(index, len(text) - 1, len(text))[1]:
+        return f"could not parse from line {first} to the end of the file; lines before it were checked"
+    where = f"line {first}" if first == last else f"lines {first}–{last}"
+    return f"could not parse {where}; the rest of the file was checked"
+
+
+@dataclass(frozen=True)
+class NoteGroup:
+    """The notes of one file with one cause and outcome, said once (`pipelint: note: …`)."""
+
+    notes: tuple[Note, ...]
+    text: str
+
+    @property
+    def start(self) -> int:
+        return self.notes[0].start
+
+    @property
+    def end(self) -> int:
+        return self.notes[-1].end
+
+
+def note_groups(report: FileReport, verbose: bool) -> list[NoteGroup]:
+    """One group per cause and outcome, in order of the first place; without verbose only what was not checked
+    and no finding says: a repair that lost nothing, or a stretch that is also a parse failure, is verbose only."""
+    key = lambda note: (note.cause.value, note.checked)  # noqa: E731
+    groups = []
+    for (_, checked), members in groupby(sorted(report.notes, key=key), key=key):
+        notes = tuple(sorted(members, key=lambda note: note.start))
+        shown = notes[0].cause is NoteCause.UNREADABLE and not checked
+        if shown or verbose:
+            groups.append(NoteGroup(notes, _note_text(report, notes)))
+    return sorted(groups, key=lambda group: group.start)
+
+
+def _note_text(report: FileReport, notes: tuple[Note, ...]) -> str:
+    lines, several = _line_list(report, notes)
+    cause, checked = notes[0].cause, notes[0].checked
+    them = "them" if several else "it"
+    if cause is NoteCause.UNREADABLE:
+        return (
+            f"{lines} not checked: tree-sitter-bash cannot parse {them}, but the shell accepts the script "
+            f"(`--strict-parse` reports {'them as parse errors' if several else 'it as a parse error'})"
+        )
+    if cause is NoteCause.JOINED:
+        issues = sorted({note.issue for note in notes if note.issue})
+        known = f" (tree-sitter-bash {', '.join(issues)})" if issues else ""
+        done = "each piece was checked" if checked else "what could not be split was not checked"
+        each = " each" if len(notes) > 1 else ""
+        return (
+            f"tree-sitter-bash joined {lines} into one statement{each}{known}; "
+            f"pipelint split them where bash does, and {done}"
+        )
+    if cause is NoteCause.REREAD:
+        return (
+            f"tree-sitter-bash cannot parse {lines}; pipelint read {them} as bash does (`<>` as `<` on its "
+            f"descriptor, an expansion as a computed word), checked {them}, and offers no fix there"
+        )
+    done = "read as bash reads it" if checked else "not checked, the statement or its body"
+    return f"tree-sitter-bash misreads where the here-document at {lines} ends; {done}"
+
+
+def _lines_of(index: LineIndex, start: int, end: int) -> tuple[int, int]:
+    """The 1-based first and last lines of [start, end); an end right after a newline is on the line before."""
+    first = index.line_of(start) + 1
+    last = index.line_of(max(end - 1, start)) + 1
+    return first, last
+
+
+def _line_list(report: FileReport, notes: tuple[Note, ...]) -> tuple[str, bool]:
+    """`line 3`, `lines 3–5`, `lines 3, 7–9`: the lines the notes cover, merged where they overlap; and
+    whether that is more than one line."""
+    merged: list[list[int]] = []
+    for note in notes:
+        first, last = _lines_of(report.index, note.start, note.end)
+        if merged and first <= merged[-1][1]:  # overlapping; touching stretches stay apart (two statements)
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    pieces = [f"{first}" if first == last else f"{first}–{last}" for first, last in merged]
+    single = len(merged) == 1 and merged[0][0] == merged[0][1]
+    return ("line " if single else "lines ") + ", ".join(pieces), not single

@@ -12,7 +12,7 @@ import click
 
 from pipelint.output.common import (
     PARSE_FAILURE_KIND,
-    PARSE_FAILURE_TEXT,
+    parse_failure_text,
     RenderOptions,
     marker,
     one_line,
@@ -41,6 +41,7 @@ def render(reports: list, options: RenderOptions, out: TextIO) -> None:
         for failure in report.parse_failures:
             where = span(report, failure.start, failure.end)
             kind = styled(PARSE_FAILURE_KIND, fg="red", bold=True)
-            lines.append((failure.start, f"{name}:{where.row}:{where.column}: {kind} {PARSE_FAILURE_TEXT}"))
+            text = parse_failure_text(report.index, failure)
+            lines.append((failure.start, f"{name}:{where.row}:{where.column}: {kind} {text}"))
         for _, line in sorted(lines, key=lambda item: item[0]):
             out.write(line + "\n")

@@ -11,7 +11,7 @@ from pipelint.finding import Finding
 from pipelint.engine.linter import FileReport
 from pipelint.output.common import (
     PARSE_FAILURE_KIND,
-    PARSE_FAILURE_TEXT,
+    parse_failure_text,
     RenderOptions,
     fix_label,
     help_label,
@@ -85,7 +85,8 @@ def render(reports: list, options: RenderOptions, out: TextIO) -> None:
             blocks.append((finding.start, lines + _help_lines(finding, options)))
         for failure in report.parse_failures:
             style = _SEVERITY_STYLE["error"]
-            lines = [_header(report, failure.start, failure.end, PARSE_FAILURE_KIND, style, PARSE_FAILURE_TEXT)]
+            text = parse_failure_text(report.index, failure)
+            lines = [_header(report, failure.start, failure.end, PARSE_FAILURE_KIND, style, text)]
             blocks.append((failure.start, lines + _excerpt(report, failure.start, failure.end, PARSE_FAILURE_KIND, style)))
         for _, lines in sorted(blocks, key=lambda block: block[0]):
             for line in lines:

@@ -6,7 +6,8 @@ Escaping follows the Actions toolkit (`@actions/core` `escapeData` and
 `escapeProperty`): `%`, CR and LF everywhere, and `:` and `,` inside
 properties. pipelint's severities map to the commands `error`, `warning`
 and `notice`. A parse failure, which also makes the exit status 1, is an
-`error` annotation so the failed job says why.
+`error` annotation so the failed job says why; a note (a stretch not
+checked though the shell accepts it) is a `notice`.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from typing import TextIO
 from pipelint.finding import Finding, Severity
 from pipelint.engine.linter import FileReport
 from pipelint.output.common import (
-    PARSE_FAILURE_TEXT,
     RenderOptions,
+    note_groups,
+    parse_failure_text,
     advice_hint,
     fix_hint,
     lossy,
@@ -73,6 +75,8 @@ def render(reports: list, options: RenderOptions, out: TextIO) -> None:
                     failure.start,
                     failure.end,
                     "pipelint: parse error",
-                    PARSE_FAILURE_TEXT,
+                    parse_failure_text(report.index, failure),
                 )
             )
+        for group in note_groups(report, options.verbose):
+            out.write(annotation("notice", report, group.start, group.end, "pipelint: note", group.text))

@@ -24,7 +24,7 @@ from typing import TextIO
 
 from pipelint.finding import Severity
 from pipelint.engine.linter import FileReport
-from pipelint.output.common import PARSE_FAILURE_TEXT, RenderOptions, lossy, span
+from pipelint.output.common import parse_failure_text, RenderOptions, lossy, span
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 PARSE_ERROR = "pipelint/parse-error"
@@ -75,7 +75,7 @@ def issues(reports: list[FileReport]) -> list[dict]:
             found.append(
                 issue(
                     PARSE_ERROR,
-                    f"pipelint {PARSE_FAILURE_TEXT}",
+                    f"pipelint {parse_failure_text(report.index, failure)}",
                     "major",
                     failure.start,
                     failure.end,

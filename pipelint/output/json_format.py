@@ -2,7 +2,8 @@
 
 A finding's record is ruff's (`code`, `message`, `filename`, `location`,
 `end_location`, `fix`, `url`) plus `name`, `severity`, `help` and `kind`
-(`"finding"`). A part of a script that did not parse, which makes the exit
+(`"finding"`), and with `pipelint check --trace FILE`, `measured` (`wall_s`,
+`cpu_s`, `bytes`: what `pipelint trace` measured of its pipeline). A part of a script that did not parse, which makes the exit
 status 1, is a record too: `kind` `"parse-error"`, with `code`, `name`,
 `url` and `fix` null, as ruff writes a syntax error; a consumer that reads
 ruff's JSON reads it without change, and one that wants findings only keeps
@@ -24,8 +25,11 @@ from pipelint.finding import ParseFailure
 from pipelint.finding import Edit, Finding
 from pipelint.engine.linter import FileReport
 from pipelint.output.common import (
+    NOTE_KIND,
     PARSE_FAILURE_KIND,
-    PARSE_FAILURE_TEXT,
+    NoteGroup,
+    note_groups,
+    parse_failure_text,
     RenderOptions,
     exact_bytes,
     lossy,
@@ -74,6 +78,8 @@ def finding_record(report: FileReport, finding: Finding) -> dict:
             "edits": [_edit_record(report, edit) for edit in finding.fix.edits],
         }
     record["help"] = lossy(finding.help) if finding.help else None
+    if finding.measured is not None:  # `pipelint check --trace`
+        record["measured"] = finding.measured.as_json()
     return record
 
 
@@ -82,7 +88,7 @@ def parse_failure_record(report: FileReport, failure: ParseFailure) -> dict:
         "kind": PARSE_FAILURE_KIND,
         "code": None,
         "name": None,
-        "message": PARSE_FAILURE_TEXT,
+        "message": parse_failure_text(report.index, failure),
         "severity": "error",
     }
     _with_exact_bytes(record, "filename", report.display_name)
@@ -91,12 +97,23 @@ def parse_failure_record(report: FileReport, failure: ParseFailure) -> dict:
     return record
 
 
-def records(reports: list[FileReport]) -> list[dict]:
+def note_record(report: FileReport, group: NoteGroup) -> dict:
+    """A note (`common.note_groups`): `kind` "note", `code` null, severity "info", the lines in `message`."""
+    record = {"kind": NOTE_KIND, "code": None, "name": None, "message": group.text, "severity": "info"}
+    _with_exact_bytes(record, "filename", report.display_name)
+    record |= _place(report, group.start, group.end)
+    record |= {"url": None, "fix": None, "help": None}
+    return record
+
+
+def records(reports: list[FileReport], options: RenderOptions | None = None) -> list[dict]:
     """Every record of the run: per file, in the order of their positions."""
+    verbose = options is not None and options.verbose
     found = []
     for report in reports:
         placed = [(finding.start, finding_record(report, finding)) for finding in report.findings]
         placed += [(failure.start, parse_failure_record(report, failure)) for failure in report.parse_failures]
+        placed += [(group.start, note_record(report, group)) for group in note_groups(report, verbose)]
         found += [record for _, record in sorted(placed, key=lambda item: item[0])]
     return found
 
@@ -106,5 +123,5 @@ def dumps(value: object, **kwargs) -> str:
 
 
 def render(reports: list, options: RenderOptions, out: TextIO) -> None:
-    out.write(dumps(records(reports), indent=2))
+    out.write(dumps(records(reports, options), indent=2))
     out.write("\n")

@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 from typing import TextIO
 
 from pipelint.engine.linter import FileReport
-from pipelint.output.common import PARSE_FAILURE_KIND, PARSE_FAILURE_TEXT, RenderOptions, advice_hint, escape_character, fix_hint, rule_url, span
+from pipelint.output.common import PARSE_FAILURE_KIND, parse_failure_text, RenderOptions, advice_hint, escape_character, fix_hint, rule_url, span
 
 # Characters XML 1.0 forbids: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -70,7 +70,8 @@ def junit_tree(reports: list[FileReport], options: RenderOptions) -> ET.Element:
         for failure in report.parse_failures:
             where = span(report, failure.start, failure.end)
             case = _case(suite, f"parse error at {where.row}:{where.column}", path, where.row)
-            _failure(case, PARSE_FAILURE_TEXT, PARSE_FAILURE_KIND, f"{path}:{where.row}:{where.column}: {PARSE_FAILURE_TEXT}")
+            text = parse_failure_text(report.index, failure)
+            _failure(case, text, PARSE_FAILURE_KIND, f"{path}:{where.row}:{where.column}: {text}")
             tests += 1
             failures += 1
     for element in (suites, suite):

@@ -27,7 +27,7 @@ from pipelint.engine import registry
 from pipelint.finding import Edit, Finding, Severity
 from pipelint.engine.linter import FileReport
 from pipelint.output import rule_document
-from pipelint.output.common import PARSE_FAILURE_KIND, PARSE_FAILURE_TEXT, RenderOptions, is_fixable, lossy, project_urls, rule_url, span
+from pipelint.output.common import NOTE_KIND, PARSE_FAILURE_KIND, note_groups, parse_failure_text, RenderOptions, is_fixable, lossy, project_urls, rule_url, span
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SOURCE_ROOT = "%SRCROOT%"
@@ -125,25 +125,30 @@ def result(report: FileReport, finding: Finding, rule_index: int, options: Rende
     return entry
 
 
-def _notification(report: FileReport, kind: str, message: str, region_of: dict | None = None) -> dict:
+def _notification(
+    report: FileReport, kind: str, message: str, region_of: dict | None = None, level: str = "error"
+) -> dict:
     location: dict = {"artifactLocation": artifact_location(report)}
     if region_of is not None:
         location["region"] = region_of
     return {
         "descriptor": {"id": kind},
-        "level": "error",
+        "level": level,
         "message": {"text": lossy(message)},
         "locations": [{"physicalLocation": location}],
     }
 
 
-def notifications(reports: list[FileReport]) -> list[dict]:
-    """Parse failures, and rules that raised (each naming its rule)."""
+def notifications(reports: list[FileReport], options: RenderOptions) -> list[dict]:
+    """Parse failures, notes (level "note"), and rules that raised (each naming its rule)."""
     found = []
     for report in reports:
+        for group in note_groups(report, options.verbose):
+            where = region(report, group.start, group.end)
+            found.append(_notification(report, NOTE_KIND, group.text, where, level="note"))
         for failure in report.parse_failures:
             where = region(report, failure.start, failure.end)
-            found.append(_notification(report, PARSE_FAILURE_KIND, PARSE_FAILURE_TEXT, where))
+            found.append(_notification(report, PARSE_FAILURE_KIND, parse_failure_text(report.index, failure), where))
         for crash in report.crashes:
             notification = _notification(report, "internal-error", f"internal error in {crash.code}: {crash.summary}")
             notification["associatedRule"] = {"id": crash.code}
@@ -175,7 +180,7 @@ def sarif_log(reports: list[FileReport], options: RenderOptions) -> dict:
         "invocations": [
             {
                 "executionSuccessful": not any(report.crashes for report in reports),
-                "toolExecutionNotifications": notifications(reports),
+                "toolExecutionNotifications": notifications(reports, options),
             }
         ],
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},

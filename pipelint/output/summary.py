@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from pipelint.finding import NoteCause
+
 from pipelint.engine.linter import FileReport
 from pipelint.output.common import (
-    PARSE_FAILURE_TEXT,
     RenderOptions,
+    note_groups,
+    parse_failure_text,
     fix_counts,
     parse_failures,
     plural,
@@ -28,7 +31,7 @@ def summary(reports: list[FileReport], options: RenderOptions, errors: int = 0) 
     fixed = sum(len(r.fixed) for r in reports)
     failures = len(parse_failures(reports))
     if not (remaining or fixed or failures or errors):
-        return "All checks passed!"
+        return "All checks passed!" + _unchecked_part(reports)
     found = []
     if options.fix_mode and fixed:
         found.append(f"{plural(fixed + remaining, 'problem')} ({fixed} fixed, {remaining} remaining)")
@@ -39,7 +42,13 @@ def summary(reports: list[FileReport], options: RenderOptions, errors: int = 0) 
     line = f"Found {' and '.join(found)}" if found else "No problems found"
     if errors:
         line += f"; {plural(errors, 'error')} (see `pipelint: error:` above)"
-    return line + "." + _fix_footer(reports, options)
+    return line + "." + _unchecked_part(reports) + _fix_footer(reports, options)
+
+
+def _unchecked_part(reports: list[FileReport]) -> str:
+    """What the summary adds where parts of files the shell accepts were not checked (said in notes)."""
+    files = sum(1 for report in reports if any(group.notes[0].cause is NoteCause.UNREADABLE for group in note_groups(report, False)))
+    return f" {plural(files, 'file')} not checked in full: see the notes below." if files else ""
 
 
 def _fix_footer(reports: list[FileReport], options: RenderOptions) -> str:
@@ -74,13 +83,9 @@ def fixes_applied(reports: list[FileReport]) -> list[str]:
     return lines
 
 
-def parse_guard_notes(reports: list[FileReport]) -> list[str]:
-    """One note per place tree-sitter-bash misread and the parse guards handled (`parse_guards.py`).
-
-    Notes, not findings: the file parsed, and what was repaired was checked;
-    what could not be repaired is also a parse failure, reported as such.
-    """
-    return [_note(report, note.start, note.text) for report in reports for note in report.notes]
+def notes(reports: list[FileReport], options: RenderOptions) -> list[str]:
+    """After the summary: one note per file and cause (`common.note_groups`), never a finding."""
+    return [_note(report, group.start, group.text) for report in reports for group in note_groups(report, options.verbose)]
 
 
 def _note(report: FileReport, offset: int, text: str) -> str:
@@ -96,5 +101,6 @@ def parse_failure_notes(reports: list[FileReport]) -> list[str]:
             continue
         more = len(report.parse_failures) - 1
         extra = f" ({plural(more, 'more place')} did not parse)" if more else ""
-        notes.append(_note(report, report.parse_failures[0].start, PARSE_FAILURE_TEXT + extra))
+        text = parse_failure_text(report.index, report.parse_failures[0])
+        notes.append(_note(report, report.parse_failures[0].start, text + extra))
     return notes

@@ -184,7 +184,7 @@ def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool)
     if several_readers(consumer.command):
         return "several commands read the input; from a file, one can seek back and leave the next a different part"
     if reader_may_fail:
-        missing = failed_redirect_escape_reason(pipeline, pipeline.stages[1]) or _missing_input_observed(pipeline, context)
+        missing = failed_redirect_escape_reason(pipeline, pipeline.stages[1], context) or _missing_input_observed(pipeline, context)
         if missing is not None:
             return missing  # said first: the reason most fixes of a file reader are unsafe
     return _stopped_reader_observed(pipeline, context)

@@ -127,10 +127,10 @@ def _bounded_producer(stage: Stage, context: Context) -> bool:
     model = stage.command_model
     if model is None or model.wrappers or context.defines(model.program):
         return False
-    if any(node.type in ("command_substitution", "process_substitution") for argument in model.arguments for node in syntax.walk(argument)):
-        return False  # `echo "$(cat big.log)"`
     if has(model.program, Trait.BOUNDED_OUTPUT):
-        return True  # `date | tee -a /nfs/log` waits for one small write, not the pipeline's bytes
+        # `date | tee -a /nfs/log`, `echo "$(date) : started" | tee -a /nfs/log`: one write of what the
+        # shell holds already (a `$(…)` ran to its end before echo starts), nothing for a stage to wait on.
+        return True
     fed = [r for r in stage.all_redirects if r.type in ("herestring_redirect", "heredoc_redirect")]
     return model.program == b"cat" and not model.operands and bool(fed)
 

@@ -33,10 +33,8 @@ from dataclasses import asdict, dataclass
 from tree_sitter import Node, Query, QueryCursor, QueryError
 
 from pipelint.shell import syntax
-
 from pipelint.shell.dialect import Dialect, detect
 
-OPERATORS = frozenset({"<<", "<<-"})
 # Parents of a `<<` token that is a shift, not a here-document (`$(( 1 << 2 ))`).
 _ARITHMETIC = frozenset({"binary_expression", "arithmetic_expansion", "compound_assignment"})
 # Unquoted, these end a word (bash(1) "metacharacter").
@@ -188,7 +186,10 @@ def _operator_line(source: bytes, start: int, dialect: Dialect) -> tuple[list[_H
     scanner = _Scanner(source, start)
     while scanner.position < len(source):
         position = scanner.position
-        if source.startswith(b"<<", position) and not source.startswith(b"<<<", position):
+        if source.startswith(b"<<<", position):
+            scanner.position += 3  # a here-string's operator: no here-document starts inside it (`b 3<<<"$PW"`)
+            continue
+        if source.startswith(b"<<", position):
             heading = _heading(source, position, dialect)
             if heading is None:
                 scanner.position += 2
@@ -310,6 +311,17 @@ class _Scanner:
             self.position = _find(source, b"\n", position)
         else:
             self.position = position + 1
+
+
+def word_end(source: bytes, start: int) -> int:
+    """The end of the shell word at start: quotes, substitutions and escapes whole, up to a blank or metacharacter."""
+    scanner = _Scanner(source, start)
+    size = len(source)
+    while scanner.position < size and source[scanner.position] not in _METACHARACTERS:
+        if source[scanner.position] == 0x23 and scanner.position == start:
+            break  # a `#` there starts a comment, not a word
+        scanner.step()
+    return min(scanner.position, size)
 
 
 def _skip_double_quoted(source: bytes, position: int) -> int:

@@ -58,11 +58,13 @@ PARSE_ONLY = "import sys, tree_sitter, tree_sitter_bash as b; tree_sitter.Parser
 # candidates query; no rule, fact or output (bench_lint.py's engine floor, with the guards).
 ENGINE_FLOOR = """
 import sys
-import pipelint.cli
-from pipelint import candidates, dialect, parse_guards, registry
+import pipelint.cli.main
+from pipelint.engine import candidates, registry
+from pipelint.shell import dialect
+from pipelint.shell.parsed import parse_script
 source = open(sys.argv[1], 'rb').read()
-guarded = parse_guards.guard(source, dialect.detect(source, sys.argv[1]))
-candidates.find(candidates.plan([rule() for rule in registry.RULES]), guarded.tree.root_node)
+parsed = parse_script(source, dialect.detect(source, sys.argv[1]))
+candidates.find(candidates.plan([rule() for rule in registry.RULES]), parsed.root)
 """
 
 

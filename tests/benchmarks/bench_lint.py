@@ -66,9 +66,10 @@ for folder, _, names in os.walk(sys.argv[1]):
 ENGINE_FLOOR = """
 import sys
 from pathlib import Path
-import pipelint.cli
-from pipelint import candidates, registry, syntax
-from pipelint.discovery import walk_scripts
+import pipelint.cli.main
+from pipelint.engine import candidates, registry
+from pipelint.shell import syntax
+from pipelint.cli.discovery import walk_scripts
 plan = candidates.plan([rule() for rule in registry.RULES])
 for path in walk_scripts(Path(sys.argv[1]), lambda path: False):
     candidates.find(plan, syntax.parse(path.read_bytes()).root_node)

@@ -41,6 +41,13 @@ BASH_PREFIXES = ["set -o pipefail", "set -eo pipefail"]
 # Options turned off again, or on only inside a subshell, after the prefix (facts.option_at follows these).
 SCOPED_OPTIONS = ["set +e", "set +u", "( set -e )", "x=$(set -e; echo)", "set -e; set +e", "set -u; set +u", "f() { set -e; }"]
 BASH_SCOPED_OPTIONS = ["set +o pipefail", "( set -o pipefail )", "set -o pipefail; set +o pipefail", "set +eo pipefail"]
+# Issue 25: options turned on in ways only the one reader of options sees (class 7), the last stage in the
+# current shell (class 1), builtins that act on the shell (class 12).
+OTHER_WAYS = ["builtin set -e", "command set -e", "\\set -e", "'set' -u", "command -p set -e", "complete() { :; }"]
+BASH_OTHER_WAYS = ["shopt -s lastpipe", "time set -e", "builtin shopt -s lastpipe", "set -e; export SHELLOPTS"]
+# Issue 25: the script read by a shell from its stdin, after a command that may read it (class 3), or from an
+# unquoted here-document whose `$…` the outer shell expands first (class 2).
+STDIN_READERS = ["", "", "read -r first", "head -n 1 > line.txt", "mkdir -p made", "x=$(head -c 3)"]
 
 # Consumers that are external commands: nothing can leak from their subshell.
 EXTERNAL = [
@@ -171,7 +178,21 @@ class Generator:
         # Drawn last, so that every other choice of script i stays what it was before this was added.
         if self.chance(0.2):
             lines.insert(2 if prefix else 1, self.pick(SCOPED_OPTIONS + (BASH_SCOPED_OPTIONS if bash else [])))
+        # Issue 25's shapes, drawn after everything above for the same reason.
+        if self.chance(0.12):
+            lines.insert(1, self.pick(OTHER_WAYS + (BASH_OTHER_WAYS if bash else [])))
+        if not crlf and self.chance(0.1):
+            lines = self.fed_on_stdin(lines, bash)
         return Case(dialect, lines, bodies, crlf)
+
+    def fed_on_stdin(self, lines: list[str], bash: bool) -> list[str]:
+        """The script after its `#!` line as the here-document a shell reads from stdin (`bash -s <<'SCRIPT'`),
+        maybe after a command that reads stdin; an unquoted delimiter lets the outer shell expand `$…` first."""
+        shell = "bash -s" if bash else "sh -s"
+        delimiter = self.pick(["'SCRIPT'", "'SCRIPT'", "SCRIPT"])
+        reader = self.pick(STDIN_READERS)
+        inner = ([reader] if reader else []) + lines[1:]
+        return [lines[0], f"{shell} <<{delimiter}", *inner, "SCRIPT", 'echo "outer rc=$?"']
 
     def definitions(self, name: str, bash: bool) -> list[str]:
         body = REDEFINABLE[name]

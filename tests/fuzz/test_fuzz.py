@@ -45,7 +45,9 @@ def test_the_same_seed_gives_the_same_scripts():
 
 def test_the_seeded_run_checks_fixed_scripts(seeded_run):
     assert seeded_run.tried == COUNT
-    assert seeded_run.fixed >= COUNT // 4, seeded_run.summary()
+    # One script in five: issue 25's shapes (a script fed on stdin after a reader, outer `$…` in it)
+    # leave many with no safe fix at all, on purpose.
+    assert seeded_run.fixed >= COUNT // 5, seeded_run.summary()
 
 
 def test_the_seeded_run_finds_no_unknown_failure(seeded_run):

@@ -118,10 +118,10 @@ def test_a_list_is_one_script_run_as_posix_sh_with_errexit():
     regions = hosts.GITLAB_CI.scan(TEXT.encode()).regions
     assert [r.text.count(b"\n") for r in regions] == [
         0,
-        6,
+        7,
         0,
-    ]  # `before_script`, `script` (4 items, one of 4 lines), `after_script`
-    assert regions[1].text.startswith(b"echo setup\ncat data.csv | sort\nfor f in")
+    ]  # `before_script`; `script` (after the `before_script`: 5 items, one of 4 lines); `after_script`
+    assert regions[1].text.startswith(b"cat access.log | grep -c 500\necho setup\ncat data.csv | sort\nfor f in")
     assert {(r.dialect, "errexit" in r.options) for r in regions} == {(Dialect.SH, True)}
 
 

@@ -58,8 +58,14 @@ def run(settings: Settings, seed: int, edits: int, tmp_path: Path) -> Tally:
 def test_random_edits_get_the_exact_findings_where_the_provisional_lint_answers(settings, tmp_path):
     tally = run(settings, seed=11, edits=60, tmp_path=tmp_path)
     assert not tally.mismatches, tally.mismatches[:3]
-    # Not a test that passes by skipping: a good share of these (adversarial) edits take the fast path.
-    assert tally.fast >= tally.edits // 4, (tally.fast, tally.edits, tally.skipped.most_common())
+    # Not a test that passes by skipping: a good share of these (adversarial) edits take the fast path. Edits
+    # skipped by design are not counted: those of a script that holds a `# pipelint:` directive under every
+    # rule (PL900 reads the whole script), and those of a script with no baseline (a shuffle whose lines the
+    # parse guards join: a note). Which shuffle a seed draws depends on every rule document's examples
+    # (`pieces`), so adding any rule document could otherwise move the share across the line.
+    by_design = sum(count for reason, count in tally.skipped.items() if reason.startswith("PL900 runs"))
+    measured = tally.edits - by_design - tally.skipped["no baseline (parse errors, guards, host)"]
+    assert tally.fast >= measured // 4, (tally.fast, tally.edits, tally.skipped.most_common())
 
 
 def test_typing_in_a_function_body_takes_the_fast_path(tmp_path):

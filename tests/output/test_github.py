@@ -108,7 +108,7 @@ def test_parse_failures_are_errors_so_a_failed_job_says_why(project):
         assert command == "error"
         assert properties["file"] == "broken.sh"
         assert properties["title"] == "pipelint: parse error"
-        assert message == "could not parse from here; the rest of the file was checked"
+        assert message == "could not parse line 2; the rest of the file was checked"
 
 
 def test_a_file_name_that_is_not_utf8(tmp_path):

@@ -68,7 +68,6 @@ def test_reports(script):
         "sort words.txt | uniq 2>/dev/null",
         "sort words.txt |& uniq",
         "sort words.txt | uniq |& cat",
-        "sort words.txt | # dedupe\n  uniq",
         "uniq() { command uniq -c; }\nsort words.txt | uniq",
         "sort words.txt | uniq\nuniq() { command uniq -c; }",
         "alias uniq='uniq -c'\nsort words.txt | uniq",
