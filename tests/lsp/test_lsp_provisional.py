@@ -149,18 +149,18 @@ async def test_a_change_gets_provisional_diagnostics_then_code_actions_from_the_
         trace_verbosely(client)
         uri = file_uri(tmp_path / "big.sh")
         open_document(client, uri, text)
-        await published(client, uri, version=1, timeout=60)
-        await exact_diagnostics(client, uri, 1, timeout=60)
+        await published(client, uri, version=1)
+        await exact_diagnostics(client, uri, 1)
         mark, marked = len(client.published), len(client.traces)
         edited = text[:at] + "x" + text[at:]
         change_document(client, uri, edited, 2)
-        first = await published(client, uri, version=2, after=mark, timeout=60)
+        first = await published(client, uri, version=2, after=mark)
         provisional_trace = await traced(client, f"provisional diagnostics of {uri} version 2: published", marked, 60)
         # Code actions asked for at once wait for the exact lint: quick fixes of the line edited.
         line = edited[:at].count("\n")
         actions = await code_actions(client, uri, types.Range(types.Position(line, 0), types.Position(line, 200)))
         answered = time.perf_counter()
-        done = await exact_diagnostics(client, uri, 2, after=marked, timeout=60)
+        done = await exact_diagnostics(client, uri, 2, after=marked)
         assert provisional_trace.at <= done.at <= answered
         assert any(action.title.startswith("PL001") for action in actions)
         # The exact diagnostics were the same: not published again.
@@ -176,9 +176,9 @@ async def test_a_change_the_fast_path_cannot_take_gets_the_exact_diagnostics_onl
         trace_verbosely(client)
         uri = file_uri(tmp_path / "s.sh")
         open_document(client, uri, text)
-        await exact_diagnostics(client, uri, 1, timeout=60)
+        await exact_diagnostics(client, uri, 1)
         mark, marked = len(client.published), len(client.traces)
         change_document(client, uri, "set -e\n" + text, 2)
-        await exact_diagnostics(client, uri, 2, after=marked, timeout=60)
+        await exact_diagnostics(client, uri, 2, after=marked)
         assert [p.params.version for p in client.published[mark:]] == [2]
         assert any("provisional diagnostics" in t.message and ": none (" in t.message for t in client.traces[marked:])
