@@ -100,6 +100,5 @@ class SortUniqRule(Rule):
             message = "`sort | uniq` copies every line through a pipe to drop duplicates: `sort -u` drops them while sorting"
             title = "Let `sort -u` drop the duplicates"
         safety = Applicability.SAFE if reason is None else Applicability.UNSAFE
-        if reason is not None:
-            title += f" (unsafe: {reason})"
-        return self.finding(message, sort.start, uniq.command.end_byte, self.fix(title, safety, *edits))
+        help_text = None if reason is None else f"The fix is unsafe: {reason}."
+        return self.finding(message, sort.start, uniq.command.end_byte, self.fix(title, safety, *edits), help=help_text)
