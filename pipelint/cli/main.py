@@ -21,6 +21,7 @@ from pipelint.output.common import printable
 from pipelint.cli.parallel import default_jobs
 from pipelint.shell.dialect import LINTED_SHELLS
 from pipelint.cli.terminal import COLOR_CHOICES, is_terminal, page, wants_colour
+from pipelint.cli.files import report_file
 from pipelint.cli.tracing import add_measurements, load_trace, trace
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -149,12 +150,7 @@ def _report_stream(flags: CheckFlags, stdin_fix: bool) -> Iterator[TextIO]:
     if flags.output_file is None:
         yield sys.stderr if stdin_fix or flags.diff else sys.stdout
         return
-    try:
-        flags.output_file.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(flags.output_file, "w", encoding="utf-8", errors="surrogateescape")
-    except OSError as error:
-        raise Fatal(f"--output-file {printable(str(flags.output_file))}: {error.strerror or error}") from None
-    with handle:
+    with report_file(flags.output_file) as handle:
         yield handle
 
 

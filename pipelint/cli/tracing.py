@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
+from pipelint.cli.files import report_file
 from pipelint.cli.run import error_line, note_line
 from pipelint.cli.terminal import COLOR_CHOICES, wants_colour
 from pipelint.engine.linter import FileReport
@@ -68,12 +69,7 @@ def _report_stream(output_file: Path | None) -> Iterator[TextIO]:
     if output_file is None:
         yield sys.stderr
         return
-    try:
-        output_file.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(output_file, "w", encoding="utf-8", errors="surrogateescape")
-    except OSError as error:
-        raise click.ClickException(f"--output-file {printable(str(output_file))}: {error.strerror or error}") from None
-    with handle:
+    with report_file(output_file) as handle:
         yield handle
 
 
