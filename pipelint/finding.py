@@ -70,6 +70,18 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Measured:
+    """What `pipelint trace` measured of the pipeline a finding sits in (`pipelint check --trace`)."""
+
+    wall_s: float  # the time its processes ran, all runs together
+    cpu_s: float  # user + system CPU of its processes
+    bytes: int  # the most bytes one of its stages read or wrote
+
+    def as_json(self) -> dict:
+        return {"wall_s": round(self.wall_s, 6), "cpu_s": round(self.cpu_s, 6), "bytes": self.bytes}
+
+
+@dataclass(frozen=True)
 class Finding:
     code: str
     name: str
@@ -81,6 +93,7 @@ class Finding:
     # Advice that is not an edit ("sort the file on the primary key first"):
     # shown beside the finding, never applied, and not counted as a fix.
     help: str | None = None
+    measured: Measured | None = None  # set from a trace file (`pipelint check --trace`), never by a rule
 
     def with_fix(self, fix: Fix | None) -> "Finding":
         return replace(self, fix=fix)
@@ -109,6 +122,7 @@ class NoteCause(Enum):
     JOINED = "joined"  # tree-sitter-bash joined lines into one statement; split where bash ends them
     HEREDOC_END = "heredoc-end"  # tree-sitter-bash ends a here-document elsewhere than bash
     UNREADABLE = "unreadable"  # tree-sitter-bash cannot parse it, yet the shell accepts the script: not checked
+    REREAD = "reread"  # tree-sitter-bash cannot parse it; read as text of the same length that means it to every rule
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,13 @@ what it returns is `finding.Finding`s built with `Rule.finding` and
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from tree_sitter import Node
 
 from pipelint.embedded.regions import Region
+from pipelint.facts.outside import Outside, OutsideReads
 from pipelint.facts.script import Meaning, ScriptFacts
 from pipelint.finding import Applicability, Edit, Finding, Fix, FixAvailability, Severity
 from pipelint.programs import command
@@ -45,7 +46,7 @@ class CommandModels:
     def __init__(self, names: dict[int, bytes | None] | None = None, wrapped: frozenset[int] | None = None) -> None:
         self._models: dict[int, Command] = {}
         # Each command's program basename by node id, when a query read them all (the checker's).
-        self._names = names or {}
+        self._names = names if names is not None else {}
         # Ids of the commands that are a redirected statement's body or a pipeline stage, when
         # a query found them all: the others need no `Node.parent` (syntax.arguments).
         self._wrapped = wrapped
@@ -54,11 +55,18 @@ class CommandModels:
         model = self._models.get(node.id)
         if model is None:
             wrapped = None if self._wrapped is None else node.id in self._wrapped
-            model = self._models[node.id] = command.read(node, redirects, wrapped)
+            # A name the checker resolved (`$command` set once to `cat`), or None: the literal name.
+            model = self._models[node.id] = command.read(node, redirects, wrapped, self._names.get(node.id))
         return model
 
+    def name_program(self, node: Node, name: bytes) -> None:
+        """Let the command's computed name run the program name (`ScriptFacts.program_named_by`),
+        before any model of it is read."""
+        self._names[node.id] = name
+
     def program_name(self, node: Node) -> bytes | None:
-        """The basename of a command's literal name (`syntax.command_name`): no model is read."""
+        """The basename of a command's literal name (`syntax.command_name`), or of the program a variable
+        name was found to run (`name_program`): no model is read."""
         names = self._names
         if node.id in names:
             return names[node.id]
@@ -76,7 +84,8 @@ class Context:
     command: CommandModels  # `context.command(node)`: the model of a simple command node
     path: str | None = None
     slow_mounts: tuple[str, ...] = ()  # path prefixes the settings call slow (PL102)
-    mountinfo: str | None = None  # a mountinfo-format file to read instead of /proc/self/mountinfo
+    # What the file's lint reads from outside it (the mount table, the scripts beside it): only through here.
+    outside: OutsideReads = field(default_factory=OutsideReads)
     # Codes of the rules checking this file, for rules that defer to another.
     enabled_codes: frozenset[str] = frozenset()
     # When the script is the inner text of another (`sh -c '…'`, a Dockerfile RUN):
@@ -148,6 +157,9 @@ class Rule:
     # Its findings read statements other than the one they are in (a step after it, a line number in
     # the message): the language server's provisional lint runs it on the whole script.
     reads_other_statements: ClassVar[bool] = False
+    # What it may read from outside the file (`facts/outside.py`), through `context.outside` only: the
+    # results cache fingerprints these before the lint and keeps the fingerprint of each one read.
+    reads_outside: ClassVar[frozenset[Outside]] = frozenset()
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterable[Finding]:
         return ()

@@ -42,10 +42,43 @@
 #include <string.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "options.h"
 #include "quote.h"
+
+/* glibc wraps copy_file_range(2) from 2.27 on.  The wheels on PyPI are
+   built against glibc 2.17 (manylinux2014, so that they install on
+   RHEL 7 and Amazon Linux 2: docs/release.md), where the header has no
+   wrapper: call the system call itself.  Kernel headers older than 4.5
+   lack its number, hence the two we build for.  Any other build gets
+   ENOSYS, which hands the file over to sendfile, as on a kernel < 4.5.  */
+#ifdef __GLIBC__
+# if !__GLIBC_PREREQ (2, 27)
+#  ifndef __NR_copy_file_range
+#   if defined __x86_64__
+#    define __NR_copy_file_range 326
+#   elif defined __aarch64__
+#    define __NR_copy_file_range 285
+#   endif
+#  endif
+static ssize_t
+copy_file_range (int fd_in, off_t *off_in, int fd_out, off_t *off_out,
+                 size_t len, unsigned int flags)
+{
+#  ifdef __NR_copy_file_range
+  return syscall (__NR_copy_file_range, fd_in, off_in, fd_out, off_out, len,
+                  flags);
+#  else
+  (void) fd_in, (void) off_in, (void) fd_out, (void) off_out, (void) len,
+    (void) flags;
+  errno = ENOSYS;
+  return -1;
+#  endif
+}
+# endif
+#endif
 
 /* 1 MiB: the pipe size we ask for, and the length of one splice or
    tee(2) call.  It is the default /proc/sys/fs/pipe-max-size, so an

@@ -46,12 +46,12 @@ def _file_error(match: re.Match, folder: bytes, taken_away: tuple[bytes, ...]) -
 # With an input taken away, the consumer that now reads it through `< FILE`
 # names it as its standard input: `wc: 'standard input': Is a directory`,
 # `sort: read failed: -: …`, `tr: read error: …`, bash's `read: read error: 0: …`,
-# `tar: -: Cannot read: …`.
-_STDIN_NAME = rb"(?:'standard input'|\(standard input\)|standard input|-|0): "
+# `tar: -: Cannot read: …`, `gzip: stdin: …`, `xz: (stdin): Read error: …`.
+_STDIN_NAME = rb"(?:'standard input'|\(standard input\)|standard input|stdin|\(stdin\)|-|0): "
 _STDIN_ERROR = re.compile(
-    rb"^[^:\n]+: (?:line \d+: |\d+: )?(?:read: )?"
+    rb"^\n?[^:\n]+: (?:line \d+: |\d+: )?(?:read: )?"  # gzip starts its message with a blank line
     rb"(?:(?:read failed: |read error: |error reading )(?:" + _STDIN_NAME + rb")?|" + _STDIN_NAME + rb")"
-    rb"(?:Cannot read: )?(?P<reason>Is a directory|No such file or directory)$",
+    rb"(?:Cannot read: |Read error: )?(?P<reason>Is a directory|No such file or directory)$",
     re.MULTILINE,
 )
 # uniq loses errno on a read error and names no reason: `uniq: error reading '-'`.

@@ -210,3 +210,36 @@ def test_the_adding_a_rule_walk_through_runs_as_written():
     for source in (*quiet, b"sort f | head -n1\n", b"sort f | head -1\n"):
         printed = [(f.start, f.end, f.message) for f in checker.check(source, [rule]).findings]
         assert printed == [(f.start, f.end, f.message) for f in checker.check(source, [registered]).findings], source
+
+
+# Issue 25 class 8: what a lint reads from outside the file is declared in facts/outside.py and read through it,
+# or the results cache answers stale. The lint's layers may not open files or list folders themselves.
+_LINT_LAYERS = ("shell", "programs", "facts", "embedded", "rule", "rewrites", "rules")
+_LINT_ENGINE = {"pipelint.engine.checker", "pipelint.engine.linter", "pipelint.engine.candidates", "pipelint.engine.fixer",
+                "pipelint.engine.suppression", "pipelint.engine.inline", "pipelint.engine.patterns"}  # fmt: skip
+_OUTSIDE_READERS = {
+    "pipelint.facts.outside": "the one reader of outside inputs",
+    "pipelint.facts.mounts": "parses the mount table for outside.mount_table()",
+    "pipelint.shell.dialect": "is_shell_script: for discovery, and for outside.sibling_scripts()",
+    "pipelint.shell.acceptance": "runs the installed shell for outside.shell_accepts()",
+}
+_FILE_CALLS = {"open", "scandir", "listdir", "stat", "lstat", "read_text", "read_bytes", "iterdir", "glob", "rglob",
+               "exists", "is_file", "is_dir", "getcwd", "getenv"}  # fmt: skip
+# The environment the cache keys: `PIPELINT_*` variables are in the engine's fingerprint (cli/cache.py).
+_ENVIRONMENT_READERS = {"pipelint.engine.checker": "PIPELINT_CHECK_FIX_AVAILABILITY"}
+
+
+def test_only_facts_outside_reads_beyond_the_linted_file():
+    offenders = []
+    for name, path in {module_name(p): p for p in PACKAGE.rglob("*.py")}.items():
+        layer = layer_of(name)
+        if name in _OUTSIDE_READERS or not (name in _LINT_ENGINE or (layer is not None and LAYERS[layer] in _LINT_LAYERS)):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", None)
+                if called in _FILE_CALLS or ast.unparse(node.func) == "os.walk":
+                    offenders.append(f"{name}:{node.lineno}: {ast.unparse(node)[:60]}")
+            elif isinstance(node, ast.Attribute) and node.attr == "environ" and name not in _ENVIRONMENT_READERS:
+                offenders.append(f"{name}:{node.lineno}: os.environ")
+    assert not offenders, "\n".join(offenders)

@@ -105,15 +105,99 @@ def test_a_change_of_the_mount_table_lints_again_when_pl102_checks(project):
     assert b"PL102" in after.stdout
 
 
-def test_without_pl102_the_mount_table_is_not_in_the_key(project):
-    settings = SettingsResolver().for_path(project / "a.sh")
-    keys = {
-        (codes, mounts): cache.key(b"x", Path("a.sh"), settings, codes, mounts)
-        for codes in (frozenset({"PL001"}), frozenset({"PL001", "PL102"}))
-        for mounts in ("table one", "table two")
-    }
-    assert keys[frozenset({"PL001"}), "table one"] == keys[frozenset({"PL001"}), "table two"]
-    assert keys[frozenset({"PL001", "PL102"}), "table one"] != keys[frozenset({"PL001", "PL102"}), "table two"]
+def test_without_pl102_the_mount_table_is_not_read(project, linted):
+    table = project / "mountinfo"
+    table.write_text("22 1 8:1 / / rw - ext4 /dev/sda1 rw\n")
+    quiet = Overrides(ignore=("PL102",))
+    options = RunOptions(cache=True, mountinfo=str(table))
+    run_check(["a.sh"], SettingsResolver(quiet), options)
+    table.write_text(table.read_text() + "40 22 0:50 / /mnt/nfs rw - nfs4 srv:/export rw\n")
+    run_check(["a.sh"], SettingsResolver(quiet), options)
+    assert linted == ["a.sh"]
+    run_check(["a.sh"], SettingsResolver(), options)  # with PL102, the table it reads is fingerprinted
+    table.write_text(table.read_text() + "41 22 0:51 / /mnt/cifs rw - cifs //srv/x rw\n")
+    run_check(["a.sh"], SettingsResolver(), options)
+    assert linted == ["a.sh", "a.sh", "a.sh"]
+
+
+# Issue 25 class 8: PL103 reads the scripts beside the file, which the key did not cover.
+STRAY = "sort words.txt | tee debug.log | wc -l\n"
+
+
+@pytest.fixture
+def stray(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "job.sh").write_text(STRAY)
+    (tmp_path / "other.sh").write_text("echo other\n")
+    (tmp_path / "notes.txt").write_text("not a script\n")
+    return tmp_path
+
+
+PASSED = b"All checks passed!\n"
+
+
+def _cli(*names: str):
+    completed = run_cli("check", "--output-format", "concise", *names)
+    return completed.returncode, completed.stdout
+
+
+def test_a_sibling_that_starts_naming_the_copy_is_seen_by_the_cached_run(stray):
+    """End to end with the real CLI: the cached answer must follow the sibling, both ways."""
+    assert _cli("job.sh")[0] == 1 and b"PL103" in _cli("job.sh")[1]  # linted, then answered from the cache
+    (stray / "other.sh").write_text("grep error debug.log\n")
+    assert _cli("job.sh") == (0, PASSED)
+    assert _cli("job.sh") == (0, PASSED)  # and cached so
+    (stray / "other.sh").write_text("echo nothing read\n")
+    assert _cli("job.sh")[0] == 1
+    assert _cli("job.sh")[0] == run_cli("check", "--no-cache", "job.sh").returncode == 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: (d / "reader.sh").write_text("tail debug.log\n"),  # a new script beside it
+        lambda d: (d / "reader").write_text("#!/bin/sh\ntail debug.log\n"),  # a script by its shebang
+        lambda d: (d / "other.sh").unlink() or (d / "other.sh").write_text("cat debug.log\n"),  # replaced
+        lambda d: [(d / "notes.txt").write_text("cat debug.log\n"), (d / "notes.txt").rename(d / "notes.sh")],
+    ],
+    ids=["new", "shebang", "replaced", "renamed"],
+)
+def test_every_change_beside_it_that_answers_the_question_is_seen(stray, change):
+    assert _cli("job.sh")[0] == 1
+    change(stray)
+    assert _cli("job.sh") == (0, PASSED)
+    assert run_cli("check", "--no-cache", "job.sh").returncode == 0
+
+
+def test_a_file_whose_lint_read_no_sibling_stays_cached(stray, linted):
+    (stray / "plain.sh").write_text("cat words.txt | wc -l\n")  # no stray tee: PL103 never looks beside it
+    check("plain.sh", "job.sh")
+    (stray / "other.sh").write_text("grep error debug.log\n")
+    again = check("plain.sh", "job.sh")
+    assert linted == ["plain.sh", "job.sh", "job.sh"]
+    assert [f[1] for f in findings(again)] == ["PL001"]
+
+
+def test_an_entry_records_what_its_lint_read_from_outside(stray):
+    check("job.sh")
+    (entry,) = json.loads(CACHE_FILE.read_bytes())["entries"].values()
+    assert set(entry["outside"]) == {"SIBLING_SCRIPTS", "MOUNT_TABLE"}
+
+
+def test_every_outside_read_is_declared_by_the_rules_that_make_it():
+    """The cache fingerprints what the enabled rules declare; a read nobody declared is never cached."""
+    from pipelint.engine.registry import RULES
+    from pipelint.facts.outside import Outside
+
+    from pipelint.facts.outside import ENGINE_READS
+
+    declared = {kind for rule in RULES for kind in rule.reads_outside}
+    assert declared | ENGINE_READS == set(Outside) and not declared & ENGINE_READS
+    for rule in RULES:
+        text = Path(sys.modules[rule.__module__].__file__).read_text()
+        for kind, method in ((Outside.MOUNT_TABLE, "mount_table()"), (Outside.SIBLING_SCRIPTS, "sibling_scripts()")):
+            assert (method in text) == (kind in rule.reads_outside), (rule.code, kind)
+    assert cache.entry_of([], [], None, [], None, frozenset({Outside.SIBLING_SCRIPTS}), {}) is None
 
 
 def test_entries_the_last_run_did_not_use_are_pruned(project):
@@ -218,9 +302,27 @@ def test_an_entry_keeps_every_field_a_lint_reports():
 
 def test_a_cached_run_says_the_notes_again(project):
     (project / "joined.sh").write_text("[ 1 -eq 0 ]\ncat words.txt | wc -l\necho r > k\n[ 1 ]\n")
-    (project / "unread.sh").write_text('#!/bin/bash\nexec 3<> "$f"\ncat words.txt | wc -l\n')
+    (project / "unread.sh").write_text('#!/bin/bash\nfor i do echo "$i"; done\ncat words.txt | wc -l\n')
     for arguments in (["--verbose", "joined.sh"], ["unread.sh"]):
         first = run_cli("check", *arguments, cwd=project)
         second = run_cli("check", *arguments, cwd=project)
         assert b"pipelint: note: " in first.stderr
         assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
+
+
+def test_the_shell_that_judges_an_unparsed_line_is_an_input_too(tmp_path, monkeypatch):
+    """Where tree-sitter-bash cannot parse a line, `bash -n` decides between a note and a parse error: another
+    bash (here one that rejects everything, first on PATH) must not be answered from the other's entry."""
+    import os
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.sh").write_text('#!/bin/bash\nfor i do echo "$i"; done\ncat words.txt | wc -l\n')
+    strict = tmp_path / "strict-bin"
+    strict.mkdir()
+    (strict / "bash").write_text("#!/bin/sh\nexit 2\n")
+    (strict / "bash").chmod(0o755)
+    rejecting = {"PATH": f"{strict}{os.pathsep}{os.environ['PATH']}"}
+    for _ in range(2):  # the second time from the cache
+        assert b"parse-error" in run_cli("check", "a.sh", env=rejecting).stdout
+        accepted = run_cli("check", "a.sh")
+        assert b"parse-error" not in accepted.stdout and b"the shell accepts the script" in accepted.stderr

@@ -128,6 +128,14 @@ def test_runs_as_other_user():
         ("dd if=a bs=1M", [], ["if=a", "bs=1M"]),
         ("sudo -u x mount -t nfs4 -o ro srv:/x /mnt/x", [("-t", "nfs4"), ("-o", "ro")], ["srv:/x", "/mnt/x"]),
         ("sshfs h:/ /mnt/h -o reconnect", [("-o", "reconnect")], ["h:/", "/mnt/h"]),
+        # OpenSSH reads options again after the host, up to the command; `--` before the host stops that.
+        ("ssh h -C 'gunzip > d'", [("-C", None)], ["h", "'gunzip > d'"]),
+        ("ssh h -p 22 -o Compression=yes ls -l", [("-p", "22"), ("-o", "Compression=yes")], ["h", "ls", "-l"]),
+        ("ssh -- h -C x", [], ["h", "-C", "x"]),
+        ("ssh h -- -C x", [], ["h", "-C", "x"]),
+        # `mysql -p` takes its password attached only.
+        ("mysqldump -psecret db", [("-p", "secret")], ["db"]),
+        ("mysql -p db", [("-p", None)], ["db"]),
     ],
 )
 def test_options_and_operands(script, expected_options, expected_operands):
@@ -147,6 +155,31 @@ def test_value_node_is_the_separate_word():
 
 @pytest.mark.parametrize("script", ['gzip "-$level" f', "gzip -$level f", "tee \"-$flags\" f", "ssh \"-$o\" host"])
 def test_computed_option_is_not_exact(script):
+    assert not read(script).exact
+
+
+@pytest.mark.parametrize(
+    ("script", "expected_options"),
+    [
+        ("mysqldump -u$U db", [("-u", None)]),
+        ('mysqldump -p"$P" -h$H db', [("-p", None), ("-h", None)]),
+        ("mysqldump --password=$P --port=$PORT db", [("--password", None), ("--port", None)]),
+        ('mysql "-u$U" db', [("-u", None)]),
+        ("mysql -vu${U} db", [("-v", None), ("-u", None)]),
+        ("ssh -p$PORT -i$KEY h cmd", [("-p", None), ("-i", None)]),
+    ],
+)
+def test_attached_computed_value_is_read(script, expected_options):
+    """A word that starts with an option taking a value holds that option and a computed value (`-u$USER`)."""
+    model = read(script)
+    assert options(model) == expected_options
+    assert model.exact
+    assert all(option.takes_value for option in model.options if option.name != "-v")
+
+
+@pytest.mark.parametrize("script", ["mysql -v$x db", "gzip --$long f", "gzip --fast$x f", "mysql -$U db"])
+def test_computed_letters_stay_unknown(script):
+    """The expansion may be more options (`-v$x`), or the option itself is computed: not exact."""
     assert not read(script).exact
 
 
@@ -200,3 +233,40 @@ def test_applied_redirects_of_a_list_belong_to_its_last_command():
     assert texts(syntax.applied_redirects(second)) == ["< f.sql"]
     assert texts(syntax.applied_redirects(third)) == ["2>e"]
 
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
+        # tree-sitter-bash #315 splits these after the second `$`; bash reads one word.
+        ("cat $dir/$name.log", ["$dir/$name.log"]),
+        ("scp $h:/tmp/$d.gz .", ["$h:/tmp/$d.gz", "."]),
+        ('cp "$a"/$b.c $d/$e.f/$g.h x', ['"$a"/$b.c', "$d/$e.f/$g.h", "x"]),
+        ("cat ${dir}/${name}.log", ["${dir}/${name}.log"]),
+        ("rm $a/$1.c", ["$a/$1.c"]),
+    ],
+)
+def test_a_word_tree_sitter_splits_is_one_operand(script, expected):
+    model = read(script)
+    assert texts(model.operands) == expected
+    word = model.operands[0]
+    assert syntax.literal_value(word) is None and not syntax.is_single_word(word)
+    kinds = [part.type for part in word.named_children]
+    assert kinds.count("simple_expansion") + kinds.count("expansion") + kinds.count("string") >= 2
+
+
+def test_a_split_redirect_destination_is_one_word():
+    root = syntax.parse(b"sort x | cat > $F/$v.gz").root_node
+    stage = pipeline.build(root.children[0]).stages[1]
+    assert stage.arguments == []
+    (redirect,) = stage.all_redirects
+    assert syntax.text(syntax.redirect_parts(redirect)[2]) == b"$F/$v.gz"
+
+
+def test_a_joined_word_keeps_the_scripts_offsets():
+    source = b"x=1\ncat $dir/$name.log"
+    word = read(source.decode()).operands[0]
+    assert source[word.start_byte : word.end_byte] == b"$dir/$name.log"
+    names = [syntax.text(node) for node in syntax.walk(word) if node.type == "variable_name"]
+    assert names == [b"dir", b"name"]
+    assert [source[n.start_byte : n.end_byte] for n in word.named_children] == [b"$dir", b"/", b"$name", b".log"]

@@ -32,8 +32,8 @@ FIXED = [
     ("bash <<EOF", 'cat access.log | grep "$pattern"', 'grep "$pattern" < access.log', "bash"),
     (
         "sh -s a b <<EOF",
-        "echo \\$1 $(date +%Y) `echo x`\ncat access.log | wc -l",
-        "echo \\$1 $(date +%Y) `echo x`\nwc -l < access.log",
+        "echo \\$1 $((6 * 7)) ${#pattern}\ncat access.log | wc -l",
+        "echo \\$1 $((6 * 7)) ${#pattern}\nwc -l < access.log",
         "dash",
     ),
     ("sudo -u app bash <<'EOF'", "cat access.log | wc -l", "wc -l < access.log", "bash"),

@@ -214,3 +214,127 @@ def test_a_name_close_to_the_255_byte_limit_can_be_fixed(tmp_path):
     result = run_cli("check", "--fix", name, cwd=tmp_path)
     assert result.returncode == 0, text(result)
     assert (tmp_path / name).read_bytes() == FIXED
+
+
+# Issue 25 class 10: an edit landing between the "unchanged" check and the write. Real processes, and every
+# wait is on an event: the writer's line on a pipe, the lease break's SIGIO.
+WRITER = r"""
+import sys
+path, hold = sys.argv[1], sys.argv[2] == "hold"
+if hold:
+    handle = open(path, "ab")
+    print("open", flush=True)
+sys.stdin.readline()  # go
+if not hold:
+    handle = open(path, "ab")  # waits while pipelint holds its lease
+handle.write(b"echo edit\n")
+handle.close()
+print("written", flush=True)
+"""
+EDITED = BAD + b"echo edit\n"
+
+
+def _writer(script: Path, hold: bool) -> subprocess.Popen:
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(script), "hold" if hold else "open"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)  # fmt: skip
+    if hold:
+        assert writer.stdout.readline() == b"open\n"
+    return writer
+
+
+def _go(writer: subprocess.Popen) -> None:
+    writer.stdin.write(b"go\n")
+    writer.stdin.flush()
+
+
+def _script(tmp_path: Path, hard_link: bool) -> Path:
+    script = tmp_path / "a.sh"
+    script.write_bytes(BAD)
+    if hard_link:
+        os.link(script, tmp_path / "b.sh")
+    return script
+
+
+@pytest.mark.parametrize("hard_link", [False, True], ids=["renamed", "in place"])
+def test_a_writer_that_opens_the_file_between_the_check_and_the_write_keeps_its_edit(tmp_path, monkeypatch, hard_link):
+    """The writer's open waits on pipelint's lease; pipelint sees the break, leaves (or puts back) the old file."""
+    import signal
+
+    from pipelint.cli import writeback
+
+    script = _script(tmp_path, hard_link)
+    writer = _writer(script, hold=False)
+
+    def open_meanwhile():
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGIO})
+        try:
+            _go(writer)
+            assert signal.sigtimedwait({signal.SIGIO}, 120) is not None, "the writer's open should break the lease"
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGIO})
+
+    monkeypatch.setattr(writeback, "between_check_and_write", open_meanwhile)
+    with pytest.raises(writeback.NotWritten, match="opened by another process while pipelint wrote it"):
+        writeback.write_fixed(script, BAD, os.stat(script), FIXED)
+    assert writer.communicate(timeout=120)[0] == b"written\n"
+    assert script.read_bytes() == EDITED
+    assert sorted(path.name for path in tmp_path.iterdir()) == (["a.sh", "b.sh"] if hard_link else ["a.sh"])
+
+
+@pytest.mark.parametrize("hard_link", [False, True], ids=["renamed", "in place"])
+def test_a_file_another_process_holds_open_for_writing_is_not_written(tmp_path, hard_link):
+    """A log appender's next write would go to the replaced copy: the real CLI refuses, and the write lands."""
+    script = _script(tmp_path, hard_link)
+    writer = _writer(script, hold=True)
+    try:
+        result = run_cli("check", "--fix", "a.sh", cwd=tmp_path)
+    finally:
+        _go(writer)
+        writer.communicate(timeout=120)
+    assert_not_fixed_then_edited(result, script, "open for writing in another process (its next write would be lost)")
+
+
+def assert_not_fixed_then_edited(result, script: Path, reason: str) -> None:
+    assert result.returncode == 2, text(result)
+    assert error_lines(result) == [f"pipelint: error: {script.name}: fixes not written: {reason}"]
+    assert script.read_bytes() == EDITED
+
+
+@pytest.mark.parametrize("hard_link", [False, True], ids=["renamed", "in place"])
+def test_a_file_another_process_only_reads_is_fixed(tmp_path, hard_link):
+    """A reader (a running script, a pager) cannot lose an edit: a read lease suffices, and the fix is written."""
+    script = _script(tmp_path, hard_link)
+    with open(script, "rb"):
+        result = run_cli("check", "--fix", "a.sh", cwd=tmp_path)
+    assert result.returncode == 0, text(result)
+    assert script.read_bytes() == FIXED
+
+
+def test_without_a_lease_the_exchange_still_catches_an_edit_made_after_the_check(tmp_path, monkeypatch):
+    """On a filesystem without leases (NFS), the old file is checked again after the exchange and put back."""
+    import errno
+    import fcntl
+
+    from pipelint.cli import writeback
+
+    real = fcntl.fcntl
+
+    def no_leases(descriptor, command, *args):
+        if command == fcntl.F_SETLEASE:
+            raise OSError(errno.EINVAL, "no leases here")
+        return real(descriptor, command, *args)
+
+    script = _script(tmp_path, hard_link=False)
+    writer = _writer(script, hold=False)
+
+    def edit_meanwhile():
+        _go(writer)
+        assert writer.stdout.readline() == b"written\n"  # it opened and wrote: nothing held it back
+
+    monkeypatch.setattr(fcntl, "fcntl", no_leases)
+    monkeypatch.setattr(writeback, "between_check_and_write", edit_meanwhile)
+    with pytest.raises(writeback.NotWritten, match="changed since pipelint read it"):
+        writeback.write_fixed(script, BAD, os.stat(script), FIXED)
+    writer.communicate(timeout=120)
+    assert script.read_bytes() == EDITED
+    assert [path.name for path in tmp_path.iterdir()] == ["a.sh"]

@@ -163,8 +163,8 @@ FAKE_ENDS = {
 
 
 def job_script(fake_end: str, dash: str = "") -> str:
-    """A here-document that writes job.sh; the fake end hides `cat words.txt | sort` inside the body."""
-    return f"cat > job.sh <<{dash}EOF\nbody\n{fake_end}\ncat words.txt | sort\nEOF\ncat words.txt | wc -l\n"
+    """A here-document that writes job.sh; the fake end hides `cat words.txt | uniq` inside the body."""
+    return f"cat > job.sh <<{dash}EOF\nbody\n{fake_end}\ncat words.txt | uniq\nEOF\ncat words.txt | wc -l\n"
 
 
 @pytest.mark.parametrize("fake_end", FAKE_ENDS.values(), ids=FAKE_ENDS.keys())
@@ -189,19 +189,19 @@ def test_fix_leaves_the_body_bash_reads_unchanged(fake_end, shell, tmp_path):
 
 
 def test_a_delimiter_tree_sitter_cannot_read_is_read_for_it():
-    source = ": <<=cut\n\n=head1 NAME\n\ncat words.txt | sort > out\n\n=cut\ncat words.txt | wc -l\n"
+    source = ": <<=cut\n\n=head1 NAME\n\ncat words.txt | uniq > out\n\n=cut\ncat words.txt | wc -l\n"
     result = check(source)
     assert result.parse_failures == []  # tree-sitter alone reports an ERROR at `<<=cut`
     assert useless_cat_lines(source) == [8]
 
 
 def test_an_empty_delimiter_keeps_its_body_out_of_the_check():
-    source = "cat <<''\ncat words.txt | sort\n\ncat words.txt | wc -l\n"
+    source = "cat <<''\ncat words.txt | uniq\n\ncat words.txt | wc -l\n"
     assert useless_cat_lines(source) == [4]
 
 
 def test_a_command_substitution_in_an_unquoted_body_is_code_but_not_edited():
-    source = "cat <<EOF\n$(cat words.txt | sort)\nEOF\n"
+    source = "cat <<EOF\n$(cat words.txt | uniq)\nEOF\n"
     (finding,) = [f for f in lint(source) if f.code == "PL001"]
     assert finding.fix is None and fix(source) == source.encode()
 
@@ -282,7 +282,7 @@ STILL_BROKEN_AFTER_REPAIR = {
         'tr a-z A-Z | mysql shop | cat > out; {echo "i=$i"; done\necho "end v=${v-unset} n=${n-unset}"\n'
     ),
     "a stray parenthesis in a function": (
-        '#!/bin/sh\nn=0\nrun() { cat <<"EOF" |\nb a\nhello\ncat words.txt | sort\nEOF\n'
+        '#!/bin/sh\nn=0\nrun() { cat <<"EOF" |\nb a\nhello\ncat words.txt | uniq\nEOF\n'
         'tee -a /dev/null | tr a-z A-Z | return 5 )> out; echo "in=$?"; }\nrun; echo "out=$?"\n'
     ),
 }

@@ -11,17 +11,24 @@ Each try-repo installs the hook environment afresh in a temporary store (it
 pip-installs this checkout, building splicecat), which takes most of the
 25-50 s, so all three hooks share one run. try-repo includes uncommitted
 changes to tracked and staged files, not untracked ones.
+
+The configuration docs/ci.md gives users is run as written too (below,
+`documented_run`): its `repo:` is a clone of this checkout whose branch is
+`main`, everything else verbatim; then `pre-commit autoupdate` pins a
+commit, and the pinned configuration runs again.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 from harness import assert_same_behaviour
 
@@ -33,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BAD = b"#!/bin/sh\ncat access.log | grep -c ' 500 '\necho done\n"
 BAD_FIXED = b"#!/bin/sh\ngrep -c ' 500 ' < access.log\necho done\n"
 CLEAN = b"#!/bin/sh\nwc -l < words.txt\n"
-TOOL = b"#!/bin/sh\ncat data.csv | sort\n"
+TOOL = b"#!/bin/sh\ncat data.csv | uniq\n"
 README = b"Count the errors with `cat access.log | grep 500`.\n"
 DOCKERFILE = b"FROM debian:12\nRUN cat access.log | grep -c 500\n"
 WORKFLOW = b"on: push\njobs:\n  count:\n    runs-on: ubuntu-latest\n    steps:\n      - run: cat access.log | grep -c 500\n"
@@ -63,6 +70,43 @@ def named_files(body: str) -> set[str]:
     return set(re.findall(r"^(\S+):\d+:\d+: PL\d+", body, flags=re.MULTILINE))
 
 
+def git(*args: str, cwd: Path) -> str:
+    done = subprocess.run(["git", *args], cwd=cwd, env=git_free_env(), capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def commit_all(folder: Path, message: str) -> None:
+    for args in (
+        ("config", "user.email", "test@example.com"),
+        ("config", "user.name", "pipelint tests"),
+        ("config", "commit.gpgsign", "false"),
+        ("add", "."),
+        ("commit", "-q", "-m", message),
+    ):
+        git(*args, cwd=folder)
+
+
+def documented_config() -> str:
+    """The first ```yaml block of docs/ci.md's "## pre-commit" section, as users copy it."""
+    text = (ROOT / "docs" / "ci.md").read_text(encoding="utf-8")
+    section = text[text.index("\n## pre-commit\n") :]
+    block = re.search(r"```yaml\n(.*?)```", section, flags=re.DOTALL)
+    assert block, "no yaml block under ## pre-commit in docs/ci.md"
+    return block.group(1)
+
+
+def pre_commit(*args: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pre_commit", *args, "--color", "never"],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        stdin=subprocess.DEVNULL,
+    )
+
+
 @pytest.fixture(scope="module")
 def hook_run(tmp_path_factory):
     project = tmp_path_factory.mktemp("project")
@@ -77,24 +121,9 @@ def hook_run(tmp_path_factory):
     (project / ".github" / "workflows" / "count.yml").write_bytes(WORKFLOW)
     (project / "compose.yml").write_bytes(COMPOSE)
     os.chmod(project / "tool", 0o644)  # not executable: identify gives it no `shell` tag
-    for command in (
-        ["git", "init", "-q"],
-        ["git", "config", "user.email", "test@example.com"],
-        ["git", "config", "user.name", "pipelint tests"],
-        ["git", "config", "commit.gpgsign", "false"],
-        ["git", "add", "."],
-        ["git", "commit", "-q", "-m", "scripts"],
-    ):
-        subprocess.run(command, cwd=project, env=env, check=True, capture_output=True)
-    completed = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "--all-files", "--verbose", "--color", "never"],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        stdin=subprocess.DEVNULL,
-    )
+    git("init", "-q", cwd=project)
+    commit_all(project, "scripts")
+    completed = pre_commit("try-repo", str(ROOT), "--all-files", "--verbose", cwd=project, env=env)
     output = completed.stdout + completed.stderr
     if "An unexpected error has occurred" in output:
         # Most likely `pip install` of this checkout failed (pyproject.toml,
@@ -113,6 +142,15 @@ def test_the_run_fails_and_runs_every_hook(hook_run):
     _, status, output, sections = hook_run
     assert status == 1, output
     assert list(sections) == ["pipelint", "pipelint-all", "pipelint-fix", "pipelint-hosts"], output
+
+
+def test_each_hook_runs_pipelint_once_with_one_summary(hook_run):
+    """`require_serial: true`: pre-commit hands every file to one pipelint (it would split them by CPU)."""
+    _, _, output, sections = hook_run
+    for hook, (_, body) in sections.items():
+        summaries = re.findall(r"^(?:Found \d+ problems?|All checks passed!|No problems found)", body, flags=re.MULTILINE)
+        assert len(summaries) <= 1, f"{hook} printed {len(summaries)} summaries:\n{output}"
+    assert len(named_files(sections["pipelint-all"][1])) == 4  # several files, one call
 
 
 def test_check_hook_names_only_the_bad_script(hook_run):
@@ -167,6 +205,64 @@ def test_hosts_hook_lints_dockerfiles_and_workflows_and_skips_other_yaml(hook_ru
     assert (project / "Dockerfile").read_bytes() == DOCKERFILE  # linted, not fixed
 
 
+@pytest.fixture(scope="module")
+def documented_run(tmp_path_factory):
+    """docs/ci.md's configuration against a clone (branch main), then `pre-commit autoupdate`, then again."""
+    base = tmp_path_factory.mktemp("documented")
+    home = base / "pre-commit-home"
+    env = git_free_env(PRE_COMMIT_HOME=str(home), PRE_COMMIT_COLOR="never")
+    # The clone holds what git tracks here, uncommitted changes included (as try-repo takes them).
+    clone = base / "pipelint"
+    clone.mkdir()
+    for name in git("ls-files", "-z", cwd=ROOT).split("\0"):
+        source = ROOT / name
+        if name and (source.is_file() or source.is_symlink()):
+            (clone / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, clone / name, follow_symlinks=False)
+    git("init", "-q", "-b", "main", cwd=clone)
+    commit_all(clone, "pipelint")
+    head = git("rev-parse", "HEAD", cwd=clone).strip()
+
+    project = base / "project"
+    project.mkdir()
+    (project / "bad.sh").write_bytes(BAD)
+    (project / "clean.sh").write_bytes(CLEAN)
+    documented = documented_config()
+    config = documented.replace("https://github.com/pipelint/pipelint", clone.as_uri())
+    assert config != documented and config.count(clone.as_uri()) == 1
+    (project / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
+    git("init", "-q", cwd=project)
+    commit_all(project, "scripts")
+
+    first = pre_commit("run", "--all-files", cwd=project, env=env)
+    update = pre_commit("autoupdate", "--repo", clone.as_uri(), cwd=project, env=env)
+    pinned = (project / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    second = pre_commit("run", "--all-files", cwd=project, env=env)
+    for run in (first, update, second):
+        assert "An unexpected error has occurred" not in run.stdout + run.stderr, run.stdout + run.stderr
+    return documented, head, first, update, pinned, second
+
+
+def test_the_documented_configuration_runs_as_written(documented_run):
+    documented, _, first, _, _, _ = documented_run
+    assert "rev: main" in documented and "id: pipelint" in documented
+    output = first.stdout + first.stderr
+    assert first.returncode == 1, output
+    assert re.search(r"^pipelint\.+Failed$", output, flags=re.MULTILINE), output
+    assert "bad.sh:2:1: PL001" in output and "clean.sh" not in output.split("Failed", 1)[1]
+
+
+def test_autoupdate_pins_the_commit_of_main_and_the_pinned_configuration_runs(documented_run):
+    _, head, _, update, pinned, second = documented_run
+    assert update.returncode == 0, update.stdout + update.stderr
+    (repository,) = yaml.safe_load(pinned)["repos"]
+    assert repository["rev"] == head  # 40 hex digits: a commit, until a tag exists
+    output = second.stdout + second.stderr
+    assert second.returncode == 1, output
+    assert "bad.sh:2:1: PL001" in output
+    assert "mutable reference" not in output
+
+
 def test_hook_sections_parses_pre_commit_output():
     output = (
         "pipelint....Failed\n- hook id: pipelint\n- duration: 0.1s\n- exit code: 1\n\nbad.sh:2:1: PL001 x\n\n"
@@ -197,7 +293,7 @@ def named(tmp_path):
     """Files pre-commit may name: shell scripts by extension or shebang, and other text."""
     (tmp_path / "bad.sh").write_bytes(BAD)
     (tmp_path / "tool").write_bytes(TOOL)  # no extension, not executable, shell shebang
-    (tmp_path / "old.ksh").write_bytes(b"cat data.csv | sort\n")  # identify: no `shell` tag
+    (tmp_path / "old.ksh").write_bytes(b"cat data.csv | uniq\n")  # identify: no `shell` tag
     (tmp_path / "README.md").write_bytes(README)
     (tmp_path / "notes.txt").write_bytes(b"cat access.log | grep 500\n")
     (tmp_path / "script.py").write_bytes(b"#!/usr/bin/env python3\nprint('cat f | grep x')\n")

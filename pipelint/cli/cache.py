@@ -9,9 +9,15 @@ key hashes
   library, and the `PIPELINT_*` environment variables;
 - the path as named (the dialect follows the extension) and the file's
   effective settings, all of them (`Settings` repr: a new setting counts
-  without anyone remembering to add it here);
-- the mount table PL102 reads (`--mounts` or /proc/self/mountinfo), when
-  PL102 checks the file: a new NFS mount changes its findings.
+  without anyone remembering to add it here).
+
+What a lint reads from outside the file (`facts/outside.py`: the mount table
+PL102 reads, the scripts beside the file PL103 reads, the shell that judges a
+script tree-sitter-bash cannot parse) is not in the key: the
+entry keeps a fingerprint of each such input the lint read, taken before the
+lint, and a lookup whose fingerprints no longer match is a miss. A file
+whose lint read none of them (most files: PL103 reads the folder only for a
+finding it is about to report) stays cached whatever happens beside it.
 
 Entries live in one JSON file, `.pipelint_cache/lint-cache.json` (config
 `cache-dir`), read at the start and written at the end of a run with only the
@@ -37,6 +43,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pipelint
 from pipelint import __version__
@@ -45,10 +52,15 @@ from pipelint.engine.config import Settings
 from pipelint.shell.dialect import Dialect
 from pipelint.finding import Applicability, Edit, Finding, Fix, Note, NoteCause, Severity
 
+# What a lint read from outside the file is fingerprinted by facts/outside.py, imported for a file
+# linted or an entry whose lint read something: a run answered from the cache mostly needs neither.
+if TYPE_CHECKING:
+    from pipelint.facts.outside import Outside
+
 DEFAULT_DIR = ".pipelint_cache"
 FILE_NAME = "lint-cache.json"
-FORMAT = 4  # bumped when the layout of an entry changes (2: the parse guards' notes, 3: host, 4: notes by cause)
-MOUNT_RULE = "PL102"  # the one rule whose findings depend on the machine's mounts
+# Bumped when the layout of an entry changes (2: the parse guards' notes, 3: host, 4: notes by cause, 5: outside).
+FORMAT = 5
 
 
 @dataclass(frozen=True)
@@ -60,6 +72,8 @@ class Entry:
     dialect: Dialect
     notes: list[Note]  # how parts of the file were read: said again on a cached run
     host: str | None  # the kind of file holding scripts (a Dockerfile), None for a script
+    # The fingerprint of each outside input the lint read, by `Outside` name, as it was before the lint.
+    outside_read: dict[str, str] = field(default_factory=dict)
 
 
 @functools.cache
@@ -100,31 +114,22 @@ def _files_ending(folder: str, suffix: str, recurse: bool = True) -> list[tuple[
     return found
 
 
-def mount_fingerprint(mountinfo: str | None) -> str:
-    """The mount table's hash; read once per run (`Caches`), as PL102 reads it once per process."""
-    try:
-        with open(mountinfo or "/proc/self/mountinfo", "rb") as handle:
-            return hashlib.blake2b(handle.read(), digest_size=16).hexdigest()
-    except OSError:
-        return "unreadable"
+def key(source: bytes, path: Path, settings: Settings, codes: frozenset[str]) -> str:
+    """The entry's key: every input the findings of path depend on but those outside it (`Entry.outside`).
 
-
-def key(source: bytes, path: Path, settings: Settings, codes: frozenset[str], mounts: str) -> str:
-    """The entry's key: every input the findings of path depend on.
-
-    codes: the rules that check it; mounts: the mount table's fingerprint.
+    codes: the rules that check it.
     """
     digest = hashlib.blake2b(digest_size=20)
-    digest.update(_run_part(engine_fingerprint(), settings, codes, mounts if MOUNT_RULE in codes else "-"))
+    digest.update(_run_part(engine_fingerprint(), settings, codes))
     digest.update(b"%r\0" % os.fsencode(path))
     digest.update(source)
     return digest.hexdigest()
 
 
 @functools.lru_cache(maxsize=64)
-def _run_part(engine: str, settings: Settings, codes: frozenset[str], mounts: str) -> bytes:
+def _run_part(engine: str, settings: Settings, codes: frozenset[str]) -> bytes:
     """What the files of one config share: formatted once, not per file (the repr of Settings is not cheap)."""
-    return f"{engine}\0{settings!r}\0{sorted(codes)}\0{mounts}\0".encode()
+    return f"{engine}\0{settings!r}\0{sorted(codes)}\0".encode()
 
 
 def usable(entry: Entry, fix: bool, unsafe_fixes: bool) -> bool:
@@ -134,6 +139,23 @@ def usable(entry: Entry, fix: bool, unsafe_fixes: bool) -> bool:
     from pipelint.engine.fixer import applicable  # the fixer's own test, so the two cannot disagree
 
     return not any(applicable(finding.fix, unsafe_fixes) for finding in entry.findings)
+
+
+def current(entry: Entry, now: dict[str, str]) -> bool:
+    """The outside inputs the entry's lint read are as they were: the entry still answers for the file."""
+    return all(now.get(name) == was for name, was in entry.outside_read.items())
+
+
+def entry_of(findings: list[Finding], parse_failures: list[ParseFailure], dialect: Dialect, notes: list[Note],
+             host: str | None, read: frozenset[Outside], now: dict[str, str]) -> Entry | None:  # fmt: skip
+    """An entry for a lint that read `read` from outside, with those inputs' fingerprints from `now`.
+
+    None (not cached) when it read an input no rule checking it declared: there is no fingerprint of
+    it from before the lint.
+    """
+    if any(kind.name not in now for kind in read):
+        return None
+    return Entry(findings, parse_failures, dialect, notes, host, {kind.name: now[kind.name] for kind in read})
 
 
 @dataclass
@@ -218,19 +240,42 @@ class Caches:
         self.enabled = enabled
         self.mountinfo = mountinfo
         self._open: dict[Path, Cache] = {}
+        self._fingerprints: dict[tuple[Outside, str], str] = {}
 
     @functools.cached_property
     def _default_folder(self) -> Path:
         """`.pipelint_cache` in the working folder, which one run does not change (asked once, not per file)."""
         return Path.cwd() / DEFAULT_DIR
 
-    @functools.cached_property
-    def mounts(self) -> str:
-        return mount_fingerprint(self.mountinfo)
-
     def key(self, source: bytes, path: Path, settings: Settings) -> str:
-        codes = _codes(settings, path if settings.per_file_ignores else None)
-        return key(source, path, settings, codes, self.mounts)
+        return key(source, path, settings, _codes(settings, path if settings.per_file_ignores else None))
+
+    def outside_read_by(self, entry: Entry, path: Path) -> dict[str, str]:
+        """The fingerprint, taken now, of each outside input the entry's lint read (`current` compares them):
+        a lookup fingerprints only those, and so imports no rule to learn what the rules may read."""
+        if not entry.outside_read:  # most entries: the lint read nothing from outside the file
+            return {}
+        from pipelint.facts.outside import Outside
+
+        return {name: self._fingerprint(Outside[name], os.fspath(path)) for name in entry.outside_read if name in Outside.__members__}
+
+    def outside_now(self, path: Path, settings: Settings) -> dict[str, str]:
+        """The fingerprint of every outside input the rules checking path may read, taken now (before its lint).
+
+        Once per run for the mount table and once per folder for the scripts in it: a run does not
+        see its own writes (a --fix of a sibling) as a change, the next run does.
+        """
+        kinds = _outside_kinds(settings, path if settings.per_file_ignores else None)
+        return {kind.name: self._fingerprint(kind, os.fspath(path)) for kind in kinds}
+
+    def _fingerprint(self, kind: Outside, path: str) -> str:
+        from pipelint.facts.outside import Outside, fingerprint, folder_of
+
+        place = folder_of(path) if kind is Outside.SIBLING_SCRIPTS else ""
+        known = self._fingerprints.get((kind, place))
+        if known is None:
+            known = self._fingerprints[(kind, place)] = fingerprint(kind, path, self.mountinfo)
+        return known
 
     def may_answer(self, settings: Settings) -> bool:
         """Whether files under these settings may be answered from the cache: it is on and its file exists."""
@@ -259,6 +304,14 @@ def _codes(settings: Settings, path: Path | None) -> frozenset[str]:
     return settings.enabled_codes(path)
 
 
+@functools.lru_cache(maxsize=256)
+def _outside_kinds(settings: Settings, path: Path | None) -> frozenset[Outside]:
+    """What the lint of path may read from outside it: the engine's inputs and its rules' (`Rule.reads_outside`)."""
+    from pipelint.facts.outside import ENGINE_READS  # for a file linted: its rules are imported for it anyway
+
+    return ENGINE_READS | {kind for rule in settings.enabled_rules(path) for kind in rule.reads_outside}
+
+
 # JSON for an entry: bytes as base64, enums by value.
 
 
@@ -269,6 +322,7 @@ def _encode(entry: Entry) -> dict:
         "findings": [_encode_finding(finding) for finding in entry.findings],
         "notes": [[note.cause.value, note.start, note.end, note.checked, note.issue] for note in entry.notes],
         "host": entry.host,
+        "outside": entry.outside_read,
     }
 
 
@@ -292,6 +346,7 @@ def _decode(raw: dict) -> Entry:
             for cause, start, end, checked, issue in raw["notes"]
         ],
         host=None if raw["host"] is None else str(raw["host"]),
+        outside_read={str(name): str(value) for name, value in raw["outside"].items()},
     )
 
 

@@ -1,12 +1,17 @@
-"""Reading a file named on the command line or found in a folder: its bytes, if it is a text file within the size limit."""
+"""Reading a file named on the command line or found in a folder: its bytes, if it is a text file within the size
+limit; and opening the file a report goes to (`-o`)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
+
+import click
 
 from pipelint.engine.sizes import format_size
 
@@ -82,3 +87,18 @@ def read_script(path: Path, max_size: int | None = None) -> FileRead:
     ensure_size(len(source), max_size)
     ensure_text(source)
     return FileRead(source, status)
+
+
+@contextlib.contextmanager
+def report_file(path: Path) -> Iterator[TextIO]:
+    """The `--output-file` a report goes to, its folders made. Opened before any work, so that a name that cannot
+    be written stops the run with one line and nothing linted, written or run."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "w", encoding="utf-8", errors="surrogateescape")
+    except OSError as error:
+        from pipelint.output.common import printable  # not for every run: the report's module
+
+        raise click.ClickException(f"--output-file {printable(str(path))}: {error.strerror or error}") from None
+    with handle:
+        yield handle

@@ -16,6 +16,8 @@ from pipelint.engine.sizes import DEFAULT_MAX_FILE_SIZE, format_size, parse_size
 from pipelint.output import FORMATS, HUMAN_FORMATS
 from pipelint.shell.dialect import LINTED_SHELLS
 from pipelint.cli.terminal import COLOR_CHOICES, is_terminal, page, wants_colour
+from pipelint.cli.files import report_file
+from pipelint.cli.tracing import add_measurements, load_trace, trace
 
 # What a command needs is imported in it: `pipelint --version` imports no settings, engine, rule or
 # output format, and `check` only what its run uses (docs/benchmarks.md, "Start-up").
@@ -115,6 +117,13 @@ def cli() -> None:
     help="Lint this many files at once, in worker processes (default: the number of CPUs; 1: no workers).",
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache (.pipelint_cache/).")
+@click.option(
+    "--trace",
+    "trace_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Add what `pipelint trace --output-format json` measured (this file) to the findings of traced scripts.",
+)
 def check(paths: tuple[str, ...], **flags) -> None:
     """Lint shell scripts (files, folders, `-` for stdin; default `.`)."""
     from pipelint.cli.run import run_check
@@ -125,10 +134,13 @@ def check(paths: tuple[str, ...], **flags) -> None:
     resolver = SettingsResolver(flags.overrides(), flags.config_file)
     paths = paths or (".",)
     stdin_fix = flags.fix and not flags.diff and "-" in paths
+    measured = load_trace(flags.trace_file) if flags.trace_file is not None else None
     with _report_stream(flags, stdin_fix) as out:
         run = run_check(paths, resolver, flags.run_options())
         if not run.reports and not run.errors and not run.skipped:
             raise Fatal(f"no shell scripts found in {', '.join(printable(path) for path in paths)}")
+        if measured is not None:
+            add_measurements(run.reports, measured, flags.quiet)
         _print_results(run, flags, out)
     sys.exit(_exit_code(run, flags))
 
@@ -143,14 +155,7 @@ def _report_stream(flags: CheckFlags, stdin_fix: bool) -> Iterator[TextIO]:
     if flags.output_file is None:
         yield sys.stderr if stdin_fix or flags.diff else sys.stdout
         return
-    from pipelint.output.common import printable
-
-    try:
-        flags.output_file.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(flags.output_file, "w", encoding="utf-8", errors="surrogateescape")
-    except OSError as error:
-        raise Fatal(f"--output-file {printable(str(flags.output_file))}: {error.strerror or error}") from None
-    with handle:
+    with report_file(flags.output_file) as handle:
         yield handle
 
 
@@ -185,6 +190,7 @@ class CheckFlags:
     strict_parse: bool | None
     jobs: int | None
     no_cache: bool
+    trace_file: Path | None
 
     def overrides(self) -> Overrides:
         """What the command line says about settings; Fatal when it names what does not exist."""
@@ -348,6 +354,9 @@ def lsp(stdio: bool) -> None:
     from pipelint.lsp.server import serve  # pygls loads here only: `pipelint check` does not pay for it
 
     serve()
+
+
+cli.add_command(trace)
 
 
 def error_line(message: str) -> None:

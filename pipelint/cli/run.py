@@ -425,6 +425,7 @@ class _Slot:
     cached: FileReport | None = None
     cache: Cache | None = None
     key: str | None = None
+    outside: dict[str, str] = field(default_factory=dict)  # the outside inputs' fingerprints (cache.py)
     job: _LintJob | None = None
 
     @property
@@ -458,11 +459,13 @@ def _prepare(run: Run, resolver: SettingsResolver, caches: Caches, target: Targe
 
         slot.key = caches.key(script.source, path, settings)
         entry = slot.cache.get(slot.key)
-        if entry is not None and cache.usable(entry, run.options.fix, settings.unsafe_fixes):
+        if (entry is not None and cache.current(entry, caches.outside_read_by(entry, path))
+                and cache.usable(entry, run.options.fix, settings.unsafe_fixes)):  # fmt: skip
             slot.cached = FileReport(target.display_name, script.source, entry.findings,
                                      parse_failures=entry.parse_failures, dialect=entry.dialect, notes=entry.notes,
                                      host=entry.host)  # fmt: skip
             return slot
+        slot.outside = caches.outside_now(path, settings)  # before the lint: a change during it is a change
     slot.job = _LintJob(script.source, target.display_name, settings, path, run.options.fix, run.options.mountinfo)
     return slot
 
@@ -512,7 +515,10 @@ def _remember(caches: Caches, slot: _Slot, report: FileReport, settings: Setting
     key = slot.key
     if report.fixed_source is not None:
         key = caches.key(report.fixed_source, slot.target.path, settings)
-    slot.cache.put(key, cache.Entry(report.findings, report.parse_failures, report.dialect, report.notes, report.host))
+    entry = cache.entry_of(report.findings, report.parse_failures, report.dialect, report.notes, report.host,
+                           report.outside_read, slot.outside)  # fmt: skip
+    if entry is not None:
+        slot.cache.put(key, entry)
 
 
 def _write(run: Run, pending: _PendingWrite) -> None:

@@ -18,6 +18,7 @@ has nowhere to go. Here-document bodies have rules of their own (heredoc_scripts
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
@@ -29,10 +30,12 @@ from pipelint.shell.dialect import Dialect
 from pipelint.embedded.heredoc_scripts import heredoc_region
 from pipelint.programs.launchers import DROPPED, PASSED
 from pipelint.embedded.regions import Quoting, Region, RegionBuilder
+from pipelint.shell.options import Environment
+from pipelint.facts.script import ScriptFacts
 from pipelint.embedded.regions import stdout_crosses_link
 from pipelint.embedded.shell_runners import FINDERS, LEADS, InnerScript, scripts_run_by
 
-__all__ = ["FINDERS", "LEADS", "MAX_DEPTH", "find_regions", "words_region"]
+__all__ = ["FINDERS", "LEADS", "MAX_DEPTH", "find_regions", "known_words", "words_region"]
 
 # How deep regions may nest (`ssh h "sh -c '…'"` is two): enough for real scripts, bounded for hostile ones.
 MAX_DEPTH = 3
@@ -117,11 +120,13 @@ def words_region(
     return builder.region(dialect, origin, anchor, **facts)
 
 
-def _region_of(script: InnerScript) -> Region | None:
+def _region_of(script: InnerScript, inherited: Environment) -> Region | None:
     facts = {
         "options": script.options,
         "stdout_over_network": script.stdout_over_network,
         "stdin_over_network": script.stdin_over_network,
+        "environment": (inherited if script.inherits_environment else ()) + script.environment,
+        "script_on_stdin": script.redirect is not None,
     }
     redirect = script.redirect
     if redirect is None:
@@ -132,6 +137,32 @@ def _region_of(script: InnerScript) -> Region | None:
     return None if word is None else words_region([word], script.dialect, script.origin, **facts)
 
 
+# `$name`, `${name}`: an outer expansion whose value the outer script may show.
+_OUTER_NAME = re.compile(rb"\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})")
+# Expansions whose value is a number, whatever it is: `$((…))`, `$#`, `$?`, `$$`, `$!`, `${#name}`.
+_OUTER_NUMBER = re.compile(rb"\$\(\(.*\)\)|\$[#?$!]|\$\{#[A-Za-z_][A-Za-z0-9_]*\}", re.DOTALL)
+
+
+def known_words(facts: ScriptFacts) -> Callable[[bytes, int], bool]:
+    """`known_word` for find_regions: a number (`$((…))`, `$#`), or `$name` at offset is one plain word the
+    script assigned before (`facts.holds_one_word`), of characters that need no quoting and not an option
+    (`DIR=/srv/app`)."""
+
+    def known(written: bytes, offset: int) -> bool:
+        if _OUTER_NUMBER.fullmatch(written):
+            return True
+        match = _OUTER_NAME.fullmatch(written)
+        if match is None:
+            return False
+        name = match.group(1) or match.group(2)
+        if not facts.holds_one_word(name, offset):
+            return False
+        value = facts.literal_variables[name][1]
+        return Quoting.UNQUOTED.holds(value) and not value.startswith(b"-")
+
+    return known
+
+
 def find_regions(
     commands: Iterable[Node],
     read: Callable[[Node], Command],
@@ -139,6 +170,8 @@ def find_regions(
     remote_dialect: Dialect = Dialect.SH,
     parent: Region | None = None,
     status_seen: Callable[[Node], bool] | None = None,
+    environment: Environment = (),
+    known_word: Callable[[bytes, int], bool] | None = None,
 ) -> list[Region]:
     """The inner scripts these command nodes run (none below MAX_DEPTH); read gives a node's model.
 
@@ -147,6 +180,10 @@ def find_regions(
     parent's output crosses the network when parent's does (`ssh h "sh -c '…'"`).
     status_seen: whether the outer script sees a command node's exit status
     (`exit_status.command_status_observed`); unknown counts as seen.
+    environment: the startup variables the commands' shell exports (its own region's, the script's
+    `export SHELLOPTS`): a shell they start here inherits them.
+    known_word: whether an outer `$name` at a command's offset is known to be one plain word (a
+    literal the outer script assigned): no unknown code then in the inner text (`Region.outer_code`).
     """
     if depth >= MAX_DEPTH:
         return []
@@ -155,9 +192,12 @@ def find_regions(
         if syntax.basename(syntax.command_name(node)) not in LEADS:
             continue
         for script in scripts_run_by(read(node), remote_dialect):
-            region = _region_of(script)
+            region = _region_of(script, environment)
             if region is None:
                 continue
+            if known_word is not None and region.outer_code:
+                unknown = tuple(code for code in region.outer_code if not known_word(code[1], node.start_byte))
+                region = replace(region, outer_code=unknown)
             if parent is not None and stdout_crosses_link(node, parent) and not region.stdout_over_network:
                 region = replace(region, stdout_over_network=True)
             if script.status == DROPPED or (script.status == PASSED and status_seen is not None and not status_seen(node)):

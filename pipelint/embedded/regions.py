@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from pipelint.shell import syntax
 from pipelint.shell.dialect import Dialect
+from pipelint.shell.options import ANY, Environment, Startup, startup_environment
 from pipelint.finding import Edit
 
 if TYPE_CHECKING:
@@ -133,10 +134,42 @@ class Region:
     terminators: tuple[bytes, ...] = ()
     # (placeholder, the host text it stands for): a rewrite is shown with the host's words (GitHub's `${{ … }}`).
     opaque: tuple[tuple[bytes, bytes], ...] = ()
+    # The startup variables (`shell.options.STARTUP_VARIABLES`: SHELLOPTS, BASHOPTS, BASH_ENV) in the
+    # environment of the shell that runs the text, each with its value (None: not known): a host's `ENV`,
+    # `env:` or `variables:`, the outer command's `BASH_ENV=… bash -c`, an `export SHELLOPTS` of the
+    # outer script. The shells the text starts inherit them.
+    environment: Environment = ()
+    # Code runs first in the same shell that pipelint cannot read (a `before_script` from another file):
+    # it may define any function or alias and turn on any option (issue 25, class 4).
+    unseen_code_before: bool = False
+    # Where the text holds an expansion the OUTER shell (or the host: `${{ … }}`) makes, with the text
+    # written there: the inner shell reads its value as code, and no one can read it (class 2).
+    outer_code: tuple[tuple[int, bytes], ...] = ()
+    # The shell reads the text from its standard input (`bash -s <<EOF`, `ssh host <<EOF`): a command
+    # of the text that reads stdin reads the rest of the text as data (class 3).
+    script_on_stdin: bool = False
     _starts: tuple[int, ...] = field(default=(), init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_starts", tuple(piece.inner for piece in self.pieces))
+
+    @property
+    def startup(self) -> Startup:
+        """What the environment does to the shell before the first line (`shell.options.startup_environment`)."""
+        return startup_environment(self.environment, bash_reads_files=self.dialect is Dialect.BASH)
+
+    @property
+    def start_options(self) -> frozenset[str]:
+        """The `set -o`/`shopt` names in force from the first line: the command line's and the environment's;
+        ANY where unseen code runs first or a value is not known."""
+        startup = self.startup
+        unknown = startup.options.unknown or startup.runs_file or self.unseen_code_before
+        return self.options | startup.options.on | (frozenset({ANY}) if unknown else frozenset())
+
+    @property
+    def runs_code_first(self) -> bool:
+        """Code pipelint cannot read runs in the same shell before the first line (BASH_ENV, a `before_script` elsewhere)."""
+        return self.unseen_code_before or self.startup.runs_file
 
     @classmethod
     def from_parts(cls, parts: Iterable[Part], dialect: Dialect, origin: str, **facts: object) -> Region:
@@ -286,8 +319,16 @@ class Region:
                 pieces.append(Piece(cursor, holder.outer + (in_parent - holder.inner), length, quotings))
                 cursor += length
         anchor = parent.outer_offset(self.anchor)
+        # The parent's outer expansions that our text copies are unknown code here too (`ssh h "sh -c '$x'"`).
+        inherited = [
+            (piece.inner + at - piece.outer, written)
+            for piece in self.pieces
+            for at, written in parent.outer_code
+            if piece.outer <= at < piece.outer + piece.length
+        ]
         return replace(
             self,
+            outer_code=tuple(sorted(set(self.outer_code) | set(inherited))),
             pieces=tuple(pieces),
             anchor=parent.anchor if anchor is None else anchor,
             depth=parent.depth + 1,
@@ -313,6 +354,7 @@ class RegionBuilder:
         self.pieces: list[Piece] = []
         self.substituted = substituted
         self.expanded = False  # the text holds an expansion of the outer shell
+        self.outer_code: list[tuple[int, bytes]] = []  # where each one is in the text, and how it is written
 
     def copy(self, data: bytes, outer: int, quotings: Quoting | tuple[Quoting, ...]) -> None:
         """Bytes that are in the host as they are in the inner text."""
@@ -346,6 +388,7 @@ class RegionBuilder:
         underscores, so that its text is not linted twice.
         """
         self.expanded = True
+        self.outer_code.append((len(self.text), written))
         if _PLAIN_EXPANSION.match(written):
             self.invent(written)
         else:
@@ -354,6 +397,7 @@ class RegionBuilder:
     def drop(self, count: int) -> None:
         """Forget the first count bytes built: an option in the same word as the script (`--command='…'`)."""
         del self.text[:count]
+        self.outer_code = [(at - count, written) for at, written in self.outer_code if at >= count]
         kept = []
         for piece in self.pieces:
             if piece.inner_end > count:
@@ -369,6 +413,7 @@ class RegionBuilder:
         that did not because of text pipelint reconstructed.
         """
         facts.setdefault("reports_parse_failures", not self.expanded)
+        facts.setdefault("outer_code", tuple(self.outer_code))
         return Region(bytes(self.text), tuple(self.pieces), dialect, origin, anchor=anchor, **facts)  # type: ignore[arg-type]
 
 

@@ -27,13 +27,12 @@ from dataclasses import dataclass, replace
 
 from tree_sitter import Node
 
-from pipelint.programs import command as commands
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
 from pipelint.shell.dialect import SHELLS, Dialect
-from pipelint.shell.options import ANY, read_shell_arguments
+from pipelint.shell.options import ANY, STARTUP_VARIABLES, Environment, read_shell_arguments
 from pipelint.programs.launchers import LAUNCHERS, PASSED, launches, remote_command
-from pipelint.programs.table import WRAPPERS, Trait, has, named, spec_for
+from pipelint.programs.table import WRAPPERS, Trait, has, named
 
 # How many launchers deep a command line is read (`docker exec C xargs sh -c …` is two).
 MAX_LAUNCHES = 3
@@ -64,6 +63,10 @@ class InnerScript:
     status: str = PASSED  # what becomes of its exit status: launchers.Launch.status
     stdout_over_network: bool = False  # ssh's remote command: its output crosses the link
     stdin_over_network: bool = False
+    # The startup variables the command sets for the shell (`SHELLOPTS=errexit bash -c`, `env BASH_ENV=f sh -c`).
+    environment: Environment = ()
+    # The shell runs here, with the caller's environment (not on another machine or in a container).
+    inherits_environment: bool = True
 
 
 def shell_dialect(program: bytes | None) -> Dialect | None:
@@ -82,27 +85,20 @@ def _shell_c(command: Command, remote_dialect: Dialect) -> list[InnerScript]:
     if dialect is None or not command.exact or not command.has("-c") or not command.operands:
         return []
     origin = f"the script `{_name(command)} -c` runs"
-    return [InnerScript(dialect, origin, command.operands[:1], options=_command_line_options(command))]
+    options = _command_line_options(command)
+    return [InnerScript(dialect, origin, command.operands[:1], options=options, environment=startup_assignments(command))]
 
 
 def _ssh(command: Command, remote_dialect: Dialect) -> list[InnerScript]:
     """`ssh [opts] HOST [opts] WORDS…`: the remote command; with none, a here-document is the script."""
     if not has(command.program, Trait.REMOTE_SHELL) or not command.exact or not command.operands:
         return []
-    remote = command.operands[1:]
-    options = list(command.options)
-    if remote and (syntax.literal_value(remote[0]) or b"").startswith(b"-"):
-        # OpenSSH reads options after the host too: `ssh host -t 'cmd'`.
-        split = commands.split_arguments(remote, spec_for(b"ssh"))
-        if not split.exact:
-            return []
-        options += split.options
-        remote = split.operands
-    names = {option.name for option in options}
+    remote = command.operands[1:]  # the model reads options after the host too: `ssh host -t 'cmd'`
+    names = {option.name for option in command.options}
     if names.intersection(_SSH_NO_SHELL):
         return []
     reads_stdin = not names.intersection(("-n", "-f"))
-    facts = {"stdout_over_network": True, "stdin_over_network": reads_stdin}
+    facts = {"stdout_over_network": True, "stdin_over_network": reads_stdin, "inherits_environment": False}
     found = []
     if remote:
         found.append(InnerScript(remote_dialect, f"the command `{_name(command)}` runs remotely", tuple(remote), **facts))
@@ -176,7 +172,29 @@ def _stdin_shell(command: Command, remote_dialect: Dialect) -> list[InnerScript]
     if dialect is None:
         return []
     origin = f"the here-document `{_name(command)}` runs"
-    return _fed_script(command, dialect, origin, options=_command_line_options(command))
+    environment = startup_assignments(command)
+    return _fed_script(command, dialect, origin, options=_command_line_options(command), environment=environment)
+
+
+def startup_assignments(command: Command) -> Environment:
+    """The startup variables (SHELLOPTS, BASHOPTS, BASH_ENV) command sets for the program it runs: its own
+    `NAME=value` prefixes and those of `env`/`sudo` before the program; the value None where computed."""
+    found = []
+    for child in command.node.named_children:
+        if command.program_node is not None and child.start_byte >= command.program_node.start_byte:
+            break
+        if child.type == "variable_assignment":
+            name, value = child.child_by_field_name("name"), child.child_by_field_name("value")
+            if name is not None and syntax.text(name) in STARTUP_VARIABLES:
+                found.append((syntax.text(name), b"" if value is None else syntax.literal_value(value)))
+            continue
+        for word in syntax.walk(child) if child.type != "command_name" else ():
+            text = syntax.text(word)
+            name, equals, _ = text.partition(b"=")
+            if word.type in ("word", "concatenation") and equals and name in STARTUP_VARIABLES:
+                value = syntax.literal_value(word)
+                found.append((name, None if value is None else value.partition(b"=")[2]))
+    return tuple(found)
 
 
 def _command_line_options(shell: Command) -> frozenset[str]:
@@ -249,10 +267,17 @@ def scripts_run_by(command: Command, remote_dialect: Dialect = Dialect.SH, depth
     found = [script for finder in FINDERS for script in finder(command, remote_dialect)]
     if depth >= MAX_LAUNCHES:
         return found
+    elsewhere = has(command.program, Trait.RUNS_ELSEWHERE)  # `docker exec`: the container's environment
     for launch in launches(command):
         for script in scripts_run_by(launch.command, remote_dialect, depth + 1):
             if script.redirect is not None and not launch.stdin:
                 continue  # the here-document never reaches it (xargs gives its command /dev/null)
             status = script.status if script.status != PASSED else launch.status  # the innermost launcher that keeps it decides
-            found.append(replace(script, origin=f"{script.origin} in `{launch.via}`", substituted=launch.substituted, status=status))
+            inherits = script.inherits_environment and not elsewhere
+            found.append(
+                replace(
+                    script, origin=f"{script.origin} in `{launch.via}`", substituted=launch.substituted, status=status,
+                    inherits_environment=inherits,
+                )
+            )  # fmt: skip
     return found

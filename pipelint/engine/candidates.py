@@ -18,7 +18,7 @@ scripts, 0.19 s against 0.12 s (tests/benchmarks/bench_lint.py corpus).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from tree_sitter import Node, Query
@@ -55,6 +55,8 @@ class Found:
     nodes: list[Node]  # nodes of the types some rule's `node_types` names
     wrapped: frozenset[int] = frozenset()  # ids of commands in a redirected statement or a pipeline
     names: dict[int, bytes | None] = field(default_factory=dict)  # every command's program basename, by id
+    # Commands named by one variable (`$command "$1"`): the checker asks the script facts what they run.
+    named_by_variable: list[Node] = field(default_factory=list)
     captured: dict[str, list[Node]] | None = None  # every capture by name (`command`: all of them)
 
 
@@ -97,12 +99,38 @@ def find(plan: Plan, root: Node) -> Found:
     commands = captured.get("command", [])
     # Read once here, asked of every command again by the script facts (sourcing, mounts, options).
     names = {node.id: _literal_basename(node) for node in commands}
+    by_variable = [node for node in commands if names[node.id] is None and _named_by_variable(node)]
     if plan.programs is not None:
         commands = [node for node in commands if names[node.id] in plan.programs]
     pieces = pipelines.Pieces(captured.get("pipeline", []), captured.get("redirected", []))
     roots = pieces.roots(captured.get("pipeline_continuation", [])) if plan.pipelines else []
     comments, nodes = captured.get("comment", []), captured.get("node", [])
-    return Found(commands, roots, comments, nodes, frozenset(pieces.wrapped), captured=captured, names=names)
+    return Found(commands, roots, comments, nodes, frozenset(pieces.wrapped), captured=captured, names=names,
+                 named_by_variable=by_variable)  # fmt: skip
+
+
+def name_programs(plan: Plan, found: Found, program_named_by: Callable[[Node], bytes | None]) -> list[Node]:
+    """Give each command named by a variable the program the script facts say it runs (`$command` set once
+    to `cat`: `ScriptFacts.program_named_by`), in `found.names`, and add those a rule wants to the
+    commands. Returns the commands so named."""
+    named = []
+    for node in found.named_by_variable:
+        program = program_named_by(node)
+        if program is None:
+            continue
+        found.names[node.id] = program
+        named.append(node)
+        if plan.programs is not None and program in plan.programs:
+            found.commands.append(node)
+    if named and plan.programs is not None:
+        found.commands.sort(key=lambda node: node.start_byte)
+    return named
+
+
+def _named_by_variable(command: Node) -> bool:
+    """The command's name is one expansion (`$cmd`, `"${cmd}"`): checked on the node types, before any text."""
+    name = command.child_by_field_name("name")
+    return name is not None and name.named_child_count == 1 and name.named_children[0].type in ("simple_expansion", "expansion", "string")
 
 
 def _literal_basename(command: Node) -> bytes | None:

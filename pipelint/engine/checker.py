@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 import os
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -13,14 +13,16 @@ from tree_sitter import Node, Tree
 
 from pipelint.engine import candidates, suppression
 from pipelint.embedded import find as embedded
+from pipelint.embedded import inner_code
 from pipelint.facts import exit_status
-from pipelint.shell import acceptance, directives, syntax
+from pipelint.shell import directives, syntax
 from pipelint.shell.parsed import ParsedScript, parse_script
 from pipelint.programs import pipeline as pipelines
 from pipelint.shell.dialect import SHELLS, Dialect, detect
-from pipelint.finding import Finding, FixAvailability, Note, NoteCause, ParseFailure, RuleCrash
-from pipelint.programs.table import WRAPPERS
+from pipelint.finding import Applicability, Finding, FixAvailability, Note, NoteCause, ParseFailure, RuleCrash
+from pipelint.programs.table import WRAPPERS, Trait, has
 from pipelint.embedded.regions import Region
+from pipelint.facts.outside import Outside, OutsideReads
 from pipelint.facts.script import ScriptFacts
 from pipelint.rule import CommandModels, Context, Rule
 
@@ -65,6 +67,7 @@ class CheckResult:
     regions: list[Region] = field(default_factory=list)
     suppressions: list[suppression.Suppression] = field(default_factory=list)
     error_count: int = 0  # ERROR nodes and MISSING tokens, for the fixer's "parses no worse" test
+    outside_read: frozenset[Outside] = frozenset()  # what the lint read from outside the file (cache.py)
 
     @property
     def unread(self) -> list[ParseFailure]:
@@ -84,6 +87,7 @@ def check(
     only: Only | None = None,
     variables: Callable[[Node], VariableFacts] | None = None,
     report_unused: bool = True,
+    outside: OutsideReads | None = None,
 ) -> CheckResult:
     """Lint one script with the given rule instances.
 
@@ -94,50 +98,70 @@ def check(
     variables: how the script facts find the variable facts (`facts.ScriptFacts`); None: by their query.
     report_unused: report the directives that disabled nothing (PL900) here; False when the caller lints
     the scripts inside this one, which the directives may cover, and reports them after (linter.py).
+    outside: the record of what the lint reads from outside the file, shared by a script and the scripts
+    inside it (linter.py); None: one of its own.
     """
     forced = settings.forced_dialect if settings is not None else None
     dialect = region.dialect if region is not None else detect(source, path, forced)
     parsed = parse_script(source, dialect, tree)
     rules = list(rules)
-    found = candidates.find(candidates.plan(rules), parsed.root)
-    context = _context(source, dialect, parsed, found, rules, path, settings, mountinfo, region, variables)
+    plan = candidates.plan(rules)
+    found = candidates.find(plan, parsed.root)
+    outside = OutsideReads(path, mountinfo) if outside is None else outside
+    context = _context(source, dialect, parsed, found, rules, path, settings, outside, region, variables)
+    if found.named_by_variable:  # `command=cat; $command f | …`: the facts say what such a name runs
+        candidates.name_programs(plan, found, context.facts.program_named_by)
     guard = _Guard(os.environ.get(CHECK_FIX_AVAILABILITY) == "1")
     findings, comments, commands = _walk(parsed, found, rules, context, guard, only)
     result = CheckResult(source=source, dialect=dialect, crashes=guard.crashes, parsed=parsed)
-    result.parse_failures, result.notes = _failures_and_notes(parsed, settings)
+    result.parse_failures, result.notes = _failures_and_notes(parsed, settings, outside)
     result.error_count = parsed.error_count
     if directives.may_hold_directives(source):
         result.suppressions = suppression.collect(directives.placed(comments, source))
     loops_only = settings.loops_only if settings is not None else frozenset()
+    unreadable = None
+    if region is not None and (region.outer_code or region.script_on_stdin):
+        unreadable = inner_code.unreadable_from(parsed.root, region, context.command)
     suppressed = suppression.Coverage(result.suppressions)
     for finding in sorted(findings, key=lambda f: (f.start, f.code)):
         if not parsed.trusts_finding(finding.start, finding.end):
             continue
-        if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end):
+        if finding.code in loops_only and not syntax.in_loop(parsed.root, finding.start, finding.end, _leaves_loop):
             continue  # in the default set only where it runs once per iteration
         if suppressed.covers(finding.code, finding.start):
             continue
-        result.findings.append(parsed.guard_fix(finding))
+        result.findings.append(_unsafe_past(parsed.guard_fix(finding), unreadable))
     if report_unused and only is None:
         result.findings += suppression.report_unused(result.suppressions, rules, source, result.unread)
         result.findings.sort(key=lambda finding: (finding.start, finding.code))
     depth = 0 if region is None else region.depth
     remote = SHELLS[settings.remote_shell].dialect if settings is not None else Dialect.SH
     seen = partial(exit_status.command_status_observed, facts=context.facts)
-    result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen)
+    environment = (region.environment if region is not None else ()) + context.facts.exported_startup
+    known = embedded.known_words(context.facts)
+    result.regions = embedded.find_regions(commands, context.command, depth, remote, region, seen, environment, known)
+    result.outside_read = frozenset(outside.read)
     return result
 
 
-def _failures_and_notes(parsed: ParsedScript, settings: Settings | None) -> tuple[list[ParseFailure], list[Note]]:
+def _failures_and_notes(
+    parsed: ParsedScript, settings: Settings | None, outside: OutsideReads
+) -> tuple[list[ParseFailure], list[Note]]:
     """What did not parse, as parse failures, or as notes where the script's shell reads it without a
-    syntax error (`acceptance.shell_accepts`): then it is pipelint's limit, not the user's error."""
+    syntax error (`acceptance.shell_accepts`, asked through `outside`: an installed shell is an input of
+    the lint): then it is pipelint's limit, not the user's error."""
     notes = parsed.notes()
     if not parsed.failures or settings is None or settings.strict_parse:
         return parsed.failures, notes
-    if not acceptance.shell_accepts(parsed.source, parsed.dialect):
+    if not outside.shell_accepts(parsed.source, parsed.dialect):
         return parsed.failures, notes
     unreadable = [Note(NoteCause.UNREADABLE, failure.start, failure.end, checked=False) for failure in parsed.failures]
     return [], sorted(notes + unreadable, key=lambda note: note.start)
+
+
+def _leaves_loop(name: bytes) -> bool:
+    """A command after which the loop around it goes on no more (`exit`, `break`, `return`)."""
+    return has(name, Trait.LEAVES_LOOP)
 
 
 def _context(
@@ -148,16 +172,17 @@ def _context(
     rules: list[Rule],
     path: str | None,
     settings: Settings | None,
-    mountinfo: str | None,
+    outside: OutsideReads,
     region: Region | None,
     variables: Callable[[Node], VariableFacts] | None,
 ) -> Context:
     """What the rules read about this file, with the facts fed by the candidates' captures (not queried again)."""
     wrapped = None if parsed.root.has_error else found.wrapped  # captures skip ERROR subtrees: there, ask the tree
     reader = CommandModels(found.names, wrapped)
-    start = region.options if region is not None else frozenset()
+    start = region.start_options if region is not None else frozenset()
     handed_on = region.status_handed_on if region is not None else True
-    facts = ScriptFacts(parsed.root, reader, start, handed_on, found.captured, found.names, variables)
+    unseen_first = region.runs_code_first if region is not None else False
+    facts = ScriptFacts(parsed.root, reader, start, handed_on, found.captured, found.names, variables, unseen_first)
     return Context(
         source=source,
         root=parsed.root,
@@ -166,7 +191,7 @@ def _context(
         command=reader,
         path=path,
         slow_mounts=settings.slow_mounts if settings is not None else (),
-        mountinfo=mountinfo,
+        outside=outside,
         enabled_codes=frozenset(rule.code for rule in rules),
         region=region,
     )
@@ -276,3 +301,15 @@ def check_fix_availability(rule: Rule, finding: Finding) -> None:
         )
     if rule.fix_availability is FixAvailability.NEVER and fix is not None:
         raise FixAvailabilityError(f"{rule.code} declares fixes never available, yet offers {fix.title!r}")
+
+
+def _unsafe_past(finding: Finding, unreadable: inner_code.Unreadable | None) -> Finding:
+    """A safe fix made unsafe in an inner script from where its text may not run as written
+    (`embedded.inner_code`: an outer expansion, a reader of the stdin the script comes from)."""
+    fix = finding.fix
+    if unreadable is None or fix is None or fix.applicability is not Applicability.SAFE or not fix.edits:
+        return finding
+    if fix.span[1] <= unreadable.offset:
+        return finding
+    help_text = finding.help or f"The fix is unsafe: {unreadable.reason}."
+    return replace(finding, fix=replace(fix, applicability=Applicability.UNSAFE), help=help_text)

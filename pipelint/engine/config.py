@@ -22,7 +22,7 @@ CONFIG_FILES = (".pipelint.toml", "pyproject.toml")  # the first found in a fold
 _LIST_KEYS = ("select", "ignore", "extend-select", "exclude", "extend-exclude", "slow-mounts")
 _KNOWN_KEYS = frozenset(_LIST_KEYS) | {
     "per-file-ignores", "unsafe-fixes", "max-file-size", "embedded", "remote-shell", "cache-dir", "shell",
-    "respect-shellcheckrc", "strict-parse",
+    "respect-shellcheckrc", "strict-parse", "trace-file",
 }  # fmt: skip
 
 # What `remote-shell` may name: the dialect of the scripts ssh and `su -c` run.
@@ -62,6 +62,8 @@ class Settings:
     # (False), or a parse-error finding that sets the exit status, as for a script the shell rejects (True).
     strict_parse: bool = False
     cache_dir: Path | None = None  # where `pipelint check` keeps results (cache.py); None: ./.pipelint_cache
+    # A `pipelint trace --output-format json` file whose measurements the language server shows on hover.
+    trace_file: Path | None = None
     root: Path = field(default_factory=Path.cwd)  # folder patterns are relative to
     source: Path | None = None  # the config file these came from
 
@@ -304,6 +306,10 @@ def from_table(table: dict, config_file: Path, prefix: str = "") -> Settings:
         if not isinstance(table["cache-dir"], str) or not table["cache-dir"]:
             raise fail("cache-dir", "must be a folder name")
         values["cache_dir"] = config_file.parent.resolve() / Path(table["cache-dir"]).expanduser()
+    if "trace-file" in table:
+        if not isinstance(table["trace-file"], str) or not table["trace-file"]:
+            raise fail("trace-file", "must be a file name")
+        values["trace_file"] = config_file.parent.resolve() / Path(table["trace-file"]).expanduser()
     if "max-file-size" in table:
         try:
             values["max_file_size"] = parse_size(table["max-file-size"])

@@ -14,6 +14,7 @@ from tree_sitter import Node, Tree
 from pipelint.engine import checker
 from pipelint.embedded import hosts
 from pipelint.engine.config import Settings
+from pipelint.facts.outside import Outside, OutsideReads
 from pipelint.shell.dialect import Dialect
 from pipelint.finding import Edit, Finding, Note, NoteCause, ParseFailure, apply_edits
 from pipelint.engine.fixer import accept_all, fix_source
@@ -49,11 +50,13 @@ def lint(
     """
     rules = settings.enabled_rules(path)
     name = str(path) if path else None
+    outside = OutsideReads(name, mountinfo)  # one record for the script and the scripts inside it
 
     def check_region(region: Region) -> checker.CheckResult:
         return checker.check(
-            region.text, [rule() for rule in rules], name, settings, mountinfo, region=region, report_unused=False
-        )
+            region.text, [rule() for rule in rules], name, settings, mountinfo, region=region, report_unused=False,
+            outside=outside,
+        )  # fmt: skip
 
     def idle_directives(linted: checker.CheckResult, suppressions: list[Suppression] | None = None) -> list[Finding]:
         """PL900's findings on a script (or host) whose every finding, inner scripts' included, was looked up."""
@@ -69,7 +72,7 @@ def lint(
     else:
         result = checker.check(
             source, [rule() for rule in rules], name, settings, mountinfo, tree=tree, only=only, variables=variables,
-            report_unused=not settings.embedded,
+            report_unused=not settings.embedded, outside=outside,
         )  # fmt: skip
         if not settings.embedded:
             return result
@@ -77,6 +80,7 @@ def lint(
         if only is None:  # a provisional lint saw part of the findings only
             result.findings += idle_directives(result)
     result.findings.sort(key=lambda finding: (finding.start, finding.code))
+    result.outside_read = frozenset(outside.read)
     return result
 
 
@@ -236,4 +240,5 @@ def process(
     report.crashes = result.crashes
     report.dialect = result.dialect
     report.notes = result.notes
+    report.outside_read = result.outside_read
     return report

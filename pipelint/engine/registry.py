@@ -78,6 +78,7 @@ TABLE: tuple[Line, ...] = (
     Line("PL503", "echo-pipe", "EchoPipeRule", IN_LOOPS),
     Line("PL504", "sort-head", "SortHeadRule", OFF),
     Line("PL505", "double-sort", "DoubleSortRule", OFF),
+    Line("PL506", "xargs-per-item", "XargsPerItemRule"),
     Line("PL601", "prefer-splicecat-concat", "PreferSplicecatConcatRule", OFF),
     Line("PL602", "prefer-splicecat-tee", "PreferSplicecatTeeRule", OFF),
     Line("PL900", "unused-directive", "UnusedDirectiveRule", OFF),

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from pipelint.finding import Finding, Note, ParseFailure, RuleCrash
 from pipelint.shell.dialect import Dialect
 from pipelint.shell.positions import LineIndex
+
+if TYPE_CHECKING:
+    from pipelint.facts.outside import Outside
 
 
 @dataclass
@@ -23,6 +27,7 @@ class FileReport:
     dialect: Dialect = Dialect.SH
     host: str | None = None  # the kind of a file that holds scripts ("dockerfile"); None for a script
     notes: list[Note] = field(default_factory=list)  # misreads of tree-sitter-bash the parse guards handled
+    outside_read: frozenset[Outside] = frozenset()  # what the lint read from outside the file (cache.py)
 
     @property
     def final_source(self) -> bytes:

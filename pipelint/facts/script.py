@@ -9,6 +9,7 @@ in the same shell. Nothing is computed for a file whose rules never ask.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -17,18 +18,20 @@ from tree_sitter import Node
 
 from pipelint.facts import mounts
 from pipelint.shell import syntax
+from pipelint.programs import pipeline as pipelines
 from pipelint.programs.command import Command
 from pipelint.programs.table import WRAPPERS, Trait, has, named, program
 from pipelint.shell.properties import cached_property
 from pipelint.facts.shell_options import BLOCKS, ShellOptions
 from pipelint.facts.static_paths import LiteralVariables, static_path
+from pipelint.shell.options import STARTUP_VARIABLES, Environment
 
 # Names whose command may mount or unmount: the programs that do, and the wrappers that may run them.
 _MOUNT_LEADS = named(Trait.MOUNTS) | named(Trait.UNMOUNTS) | frozenset(WRAPPERS)
 # Texts these facts look for anywhere in the script before reading further: a script without the text
 # skips that reading. An edit that adds or removes one changes what other statements see.
 _ALIAS_TEXT, _TRAP_TEXT, _PIPESTATUS_TEXT, _IFS_TEXT = b"alias", b"trap", b"PIPESTATUS", b"IFS"
-TEXT_MARKERS = (_ALIAS_TEXT, _TRAP_TEXT, _PIPESTATUS_TEXT, _IFS_TEXT, b"source", b"eval")
+TEXT_MARKERS = (_ALIAS_TEXT, _TRAP_TEXT, _PIPESTATUS_TEXT, _IFS_TEXT, b"source", b"eval", *sorted(STARTUP_VARIABLES))
 # The commands whose effect these facts read in other statements: options and traps, aliases, code the
 # script runs unseen, mounts. An edit that adds, removes or moves one changes what other statements'
 # findings rest on (the language server's provisional lint re-lints everything then).
@@ -51,10 +54,19 @@ class Meaning(Enum):
 
 @dataclass(frozen=True)
 class Step:
-    """A simple command run as a statement of its own in a block (not a pipeline stage)."""
+    """A statement of a block that is a simple command, or a pipeline of simple commands.
+
+    For a pipeline, command is its last stage (the one whose output the
+    statement's redirects take) and stages all of them, in order.
+    """
 
     command: Node
-    statement: Node  # the command with its redirects: what a finding underlines
+    statement: Node  # the command or pipeline with its redirects: what a finding underlines
+    pipeline: tuple[Node, ...] = ()  # a pipeline's stages, first to last; () for a simple command
+
+    @property
+    def stages(self) -> tuple[Node, ...]:
+        return self.pipeline or (self.command,)
 
 
 # What the variable facts are made of, captured in one query (syntax.captures).
@@ -141,8 +153,11 @@ class ScriptFacts:
         statements: dict[str, list[Node]] | None = None,
         names: dict[int, bytes | None] | None = None,
         variables: Callable[[Node], VariableFacts] | None = None,
+        unseen_code_first: bool = False,
     ):
         self.root = root
+        # Code the script cannot show runs first in its shell (a `BASH_ENV` file, a `before_script` of another file).
+        self._unseen_code_first = unseen_code_first
         # How the variable facts of root are found: the query, unless the caller has them (the language
         # server's provisional lint carries most from the last exact lint: lsp/carried.py).
         self._variables_of = variables if variables is not None else VariableFacts.of
@@ -205,6 +220,29 @@ class ScriptFacts:
         return known
 
     @cached_property
+    def exported_startup(self) -> Environment:
+        """The startup variables (SHELLOPTS, BASHOPTS, BASH_ENV: `shell.options`) the shells this script
+        starts may inherit from it, each with its value (None: not known).
+
+        A word naming one anywhere (`export SHELLOPTS`, `declare -x BASH_ENV=f`)
+        or an assignment to one (a later `export`, or `set -a`, exports it): the
+        cautious reading, without asking which command the word belongs to.
+        `export SHELLOPTS` passes the options in force then: not known.
+        """
+        text = self.root.text
+        if not any(name in text for name in STARTUP_VARIABLES):
+            return ()  # most scripts: nothing read
+        found: list[tuple[bytes, bytes | None]] = []
+        for name in STARTUP_VARIABLES:
+            assignments = self._variables.assignments.get(name, [])
+            for node in assignments:
+                value = node.child_by_field_name("value")
+                found.append((name, b"" if value is None else syntax.literal_value(value)))
+            if text.count(name) > len(assignments):  # `export SHELLOPTS`, `declare -x BASHOPTS`: the value then in force
+                found.append((name, None))
+        return tuple(sorted(set(found), key=lambda item: (item[0], item[1] or b"")))
+
+    @cached_property
     def aliases(self) -> frozenset[bytes]:
         """Names the script defines with `alias NAME=…` (dash expands aliases in scripts; bash with expand_aliases)."""
         names: set[bytes] = set()
@@ -221,9 +259,9 @@ class ScriptFacts:
 
     @cached_property
     def runs_unseen_code(self) -> bool:
-        """The script runs code it does not show (`. FILE`, `source FILE`, `eval`): that code may define any
-        function, alias or trap."""
-        return any(has(self._program(node), Trait.RUNS_OTHER_CODE) for node in self._commands)
+        """The script runs code it does not show (`. FILE`, `source FILE`, `eval`, or code its host runs first in
+        the same shell: `embedded.regions.Region.runs_code_first`): that code may define any function, alias or trap."""
+        return self._unseen_code_first or any(has(self._program(node), Trait.RUNS_OTHER_CODE) for node in self._commands)
 
     @cached_property
     def functions(self) -> frozenset[bytes]:
@@ -263,6 +301,53 @@ class ScriptFacts:
             return False
         assigned_at, value = known
         return assigned_at <= offset and bool(value) and not any(ch in value for ch in b" \t\n*?[")
+
+    def holds_a_list(self, name: bytes) -> bool:
+        """Some assignment gives the variable several words for an unquoted `$name` to split into: `$*`,
+        `$@`, an array's `[@]`/`[*]`, text with a blank (`files="a b"`, `files="$files $f"`), or `+=`.
+
+        `files=$*; cat $files | wc -l` hands cat several files, not one (a `$(…)` is not counted:
+        `f=$(mktemp)` holds one word as often as `files=$(ls)` holds many)."""
+        return name in self._list_variables
+
+    @cached_property
+    def _list_variables(self) -> frozenset[bytes]:
+        found = set()
+        for name, assignments in self._variables.assignments.items():
+            for assignment in assignments:
+                if any(child.type == "+=" for child in assignment.children):
+                    found.add(name)
+                    break
+                value = assignment.child_by_field_name("value")
+                if value is not None and _holds_words(value):
+                    found.add(name)
+                    break
+        return frozenset(found)
+
+    def program_named_by(self, command: Node) -> bytes | None:
+        """The program a command's computed name runs, when it is a variable the script sets once, at its top
+        level, before the command, to one literal word: `command=cat; $command "$1" | mysql db` runs cat.
+
+        None for any other name, and when the script runs code it does not show (`. FILE` may set the
+        variable again). `$command` unquoted needs what `holds_one_word` says (no IFS set, no blank).
+        """
+        found = syntax.command_name_variable(command)
+        if found is None or self.runs_unseen_code:
+            return None
+        variable, quoted = found
+        known = self.literal_variables.get(variable)
+        if known is None or (not quoted and not self.holds_one_word(variable, command.start_byte)):
+            return None
+        assigned_at, value = known
+        if assigned_at > command.start_byte or not value or any(ch in value for ch in b" \t\n*?[\\$`"):
+            return None
+        (assignment,) = self._variables.assignments[variable]
+        statement = assignment.parent
+        if statement is not None and statement.type == "declaration_command":
+            statement = statement.parent  # `readonly CAT=cat`, `export CAT=cat`
+        if statement is None or statement.type != "program":
+            return None  # set in a branch, a loop or a function: it may not have run
+        return syntax.basename(value)
 
     def may_hold_dash_word(self, word: Node) -> bool:
         """A variable expanded in word is assigned a value that may begin with `-` (`f=${1:--}`, `x=-n`).
@@ -326,6 +411,7 @@ class ScriptFacts:
             statements.get("loop", []),
             self._options_from_start,
             self._program,
+            self._unseen_code_first,
         )
 
     def option_at(self, name: str, offset: int) -> bool:
@@ -400,13 +486,55 @@ class ScriptFacts:
         for block in self._statements.get("block", []):
             steps = _steps(block)
             for index, step in enumerate(steps):
-                found[step.command.id] = (steps, index)
+                for stage in step.stages:
+                    found[stage.id] = (steps, index)
         return found
 
+    def steps_before(self, command: Node) -> list[Step]:
+        """The steps before the one command is in its block, in order; [] when it is in none."""
+        steps, index = self._sequences.get(command.id, ([], 0))
+        return steps[:index]
+
+    def commands_between(self, start: int, end: int) -> list[Node]:
+        """Every simple command that starts between the two offsets, nested ones too, in document order."""
+        commands = self._commands
+        starts = self._command_starts
+        return commands[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)]
+
+    @cached_property
+    def _command_starts(self) -> list[int]:
+        return [node.start_byte for node in self._commands]
+
     def steps_from(self, command: Node) -> list[Step]:
-        """The step command is and the steps after it in its block, in order; [] when it is no step."""
+        """The step command is (or is a stage of) and the steps after it in its block, in order; [] when
+        it is in none."""
         steps, index = self._sequences.get(command.id, ([], 0))
         return steps[index:]
+
+
+def _holds_words(value: Node) -> bool:
+    """An assignment's value that holds several words once split: `$*`, `"$@"`, `${a[@]}`, a blank."""
+    if value.type == "array":
+        return len(value.named_children) > 1
+    text = bytearray(syntax.text(value))
+    for node in syntax.walk(value):
+        kind = node.type
+        if kind in ("command_substitution", "process_substitution", "arithmetic_expansion"):
+            start, end = node.start_byte - value.start_byte, node.end_byte - value.start_byte
+            text[start:end] = b"_" * (end - start)  # the inner command's blanks are not the value's
+        elif kind in ("simple_expansion", "expansion"):
+            written = syntax.text(node).strip()
+            if written in (b"$*", b"$@", b"${*}", b"${@}") or b"[@]" in written or b"[*]" in written:
+                return True
+    return _BLANK.search(bytes(text)) is not None
+
+
+_BLANK = re.compile(rb"[ \t\n]")
+
+
+def steps_of(block: Node) -> list[Step]:
+    """The steps of a block (a script's root, a function body, a loop's body) in order."""
+    return _steps(block)
 
 
 def _steps(block: Node) -> list[Step]:
@@ -422,6 +550,8 @@ def _steps(block: Node) -> list[Step]:
 def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
     if node.type == "command":
         steps.append(Step(node, statement))
+    elif node.type == "pipeline":
+        _add_pipeline(node, steps)
     elif node.type == "list":
         for child in node.named_children:
             _add_steps(child, child, steps)
@@ -429,10 +559,21 @@ def _add_steps(node: Node, statement: Node, steps: list[Step]) -> None:
         body = node.child_by_field_name("body")
         if body is not None and body.type == "command":
             steps.append(Step(body, node))
+        elif body is not None and body.type == "pipeline":
+            _add_pipeline(node, steps)  # `mysqldump db | gzip > f`: the redirect is gzip's
         elif body is not None and body.type == "list":
             # tree-sitter hangs the last command's redirects on the whole list:
             # `a > f && b < f` is `(a > f && b) < f`.
             _add_steps(body, body, steps)
+
+
+def _add_pipeline(statement: Node, steps: list[Step]) -> None:
+    """A pipeline statement of simple commands as one step (`mysqldump db | gzip > f`)."""
+    built = pipelines.build(statement)
+    if built is None or not all(stage.is_simple for stage in built.stages):
+        return
+    stages = tuple(stage.command for stage in built.stages)
+    steps.append(Step(stages[-1], statement, stages))
 
 
 def _mount_kind(model: Command) -> tuple[str, str] | None:

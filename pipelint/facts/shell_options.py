@@ -69,6 +69,30 @@ class _TurnOff:
     reach: int
 
 
+def builtin_run(command: Node) -> tuple[bytes | None, list[Node]]:
+    """The builtin a command runs in the current shell, and that builtin's words.
+
+    `set -e` runs `set`; so do `builtin set -e`, `command set -e`, `command -p
+    set -e`, bash's keyword `time set -e`, and `\\set -e`, `'set' -e`: quotes
+    and backslashes in a name only stop alias expansion. `command -v set`
+    runs nothing. None for a computed name.
+    """
+    name = syntax.command_word(command)
+    words = syntax.arguments(command)
+    while has(name, Trait.RUNS_BUILTINS):
+        while words and (syntax.literal_value(words[0]) or b"").startswith(b"-"):
+            option = syntax.literal_value(words[0])
+            words = words[1:]
+            if option == b"--":
+                break
+            if option in (b"-v", b"-V"):
+                return None, []  # `command -v set` only says what `set` is
+        if not words or b"$" in syntax.text(words[0]) or b"`" in syntax.text(words[0]):
+            return None, []
+        name, words = syntax.lookup_name(words[0]), words[1:]
+    return name, words
+
+
 class ShellOptions:
     """The commands of one script that turn options on and off, and where each may be in force."""
 
@@ -80,6 +104,7 @@ class ShellOptions:
         loops: list[Node],
         from_start: Iterable[str],
         program_of: Callable[[Node], bytes | None] = lambda node: syntax.basename(syntax.command_name(node)),
+        unseen_code_first: bool = False,
     ):
         self._turn_ons: dict[str, list[_TurnOn]] = {}
         self._turn_offs: dict[str, list[_TurnOff]] = {}
@@ -90,7 +115,8 @@ class ShellOptions:
         self._function_nest = _Nest(self._functions)
         self._loop_nest = _Nest((node.start_byte, node.end_byte) for node in loops)
         self._options: dict[str, _Option] = {}  # built on the first question about each option
-        self._runs_other_code = False  # `. FILE`, `source`, `eval`: no `set +e` proves anything
+        # `. FILE`, `source`, `eval`, or code run first (BASH_ENV): no `set +e` proves anything (an ERR trap stays)
+        self._runs_other_code = unseen_code_first
         for name in from_start:
             self._turn_ons.setdefault(name, []).append(_TurnOn(0, 0, None, False))
         shebang = root.text[: root.text.find(b"\n")] if root.text.startswith(b"#!") else b""
@@ -102,14 +128,18 @@ class ShellOptions:
             program = program_of(node)
             if program in function_names:
                 self._calls.append(node.start_byte)
+            words = None
+            if program is None or b"\\" in program or has(program, Trait.RUNS_BUILTINS):
+                program, words = builtin_run(node)  # `builtin set -e`, `command set -e`, `\\set -e`, `'set' -e`
             # A command that runs code the script does not show (`. FILE`, `eval`) may turn on any option.
             if has(program, Trait.SETS_OPTIONS) or has(program, Trait.RUNS_OTHER_CODE):
-                self._read_command(node, program)
+                self._read_command(node, program, words)
         self._calls.sort()
         self._set_in_functions = {name for name, found in self._turn_ons.items() if any(t.in_function for t in found)}
 
-    def _read_command(self, node: Node, program: bytes) -> None:
-        words = [syntax.literal_value(word) for word in syntax.arguments(node)]
+    def _read_command(self, node: Node, program: bytes, arguments: list[Node] | None = None) -> None:
+        arguments = syntax.arguments(node) if arguments is None else arguments
+        words = [syntax.literal_value(word) for word in arguments]
         if has(program, Trait.RUNS_OTHER_CODE):
             self._runs_other_code = True
             self._add_turn_on(ANY, node)

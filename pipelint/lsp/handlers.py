@@ -166,7 +166,11 @@ def on_hover(ls: PipelintServer, params: types.HoverParams) -> types.Hover | Non
     document = ls.requested(params.text_document.uri)
     if too_large(document) or not is_shell_document(document.language_id, document.path, document.source[:256]):
         return None
-    return hover.hover(document, params.position, ls.encoding, ls.markdown_hover)
+    found = hover.hover(document, params.position, ls.encoding, ls.markdown_hover)
+    snapshot = ls.current_snapshot(document)
+    if found is None and snapshot is not None and snapshot.settings.trace_file is not None:
+        found = hover.measured_hover(document, params.position, ls.encoding, snapshot.settings.trace_file, ls.markdown_hover)
+    return found
 
 
 def register(server: PipelintServer) -> None:

@@ -1,12 +1,15 @@
-"""Hover over a code in a disable directive: the rule's document.
+"""Hover over a code in a disable directive: the rule's document; over a traced pipeline: what it cost.
 
 `# pipelint: disable=PL001,useless-cat` shows the document of the code (or
 name) under the cursor; `# shellcheck disable=SC2002` shows the documents of
 the pipelint rules that honour it.  Only real comments count: the same text
-inside a string or a here-document is left alone.
+inside a string or a here-document is left alone.  With `trace-file` set,
+a pipeline that `pipelint trace` measured shows its cost (`trace.measured`).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from lsprotocol import types
 
@@ -69,3 +72,25 @@ def hover(document: DocumentText, position: types.Position, encoding: Encoding, 
                 range=to_range(document.index, comment.start_byte + start, comment.start_byte + end, encoding),
             )
     return None
+
+
+def measured_hover(
+    document: DocumentText, position: types.Position, encoding: Encoding, trace_file: Path, markdown: bool = True
+) -> types.Hover | None:
+    """What the configured trace measured of the pipeline under the cursor (the script as traced only)."""
+    from pipelint.trace.measured import TraceFileError, hover as trace_hover, load_cached
+
+    if document.path is None:
+        return None
+    try:
+        trace = load_cached(trace_file)
+    except (OSError, TraceFileError):
+        return None  # no trace yet, or an old one: nothing to show
+    found = trace_hover(trace, document.path, document.source, to_offset(document.index, position, encoding))
+    if found is None:
+        return None
+    unit, value = found
+    kind = types.MarkupKind.Markdown if markdown else types.MarkupKind.PlainText
+    return types.Hover(
+        contents=types.MarkupContent(kind=kind, value=value), range=to_range(document.index, unit.start, unit.end, encoding)
+    )

@@ -53,7 +53,7 @@ checked here (when in doubt: no provisional result, the exact lint only):
 - names rules look for in the rest of the script (whether `tee debug.log`'s
   file is mentioned again, whether a file a pipeline writes is read later):
   none of them may overlap the edit (`searched_names`, made by the exact lint);
-- PL301 and PL304 follow steps across statements and quote line numbers:
+- PL301, PL303 and PL304 follow steps across statements (PL301 and PL304 quote line numbers):
   they run on the whole script (`EVERYWHERE`); one of their findings not
   found again at the same place skips (it was in an embedded script, which
   only the touched statements' are linted again);
@@ -300,7 +300,7 @@ def _summary(text: bytes, statements: Sequence[Statement]) -> _Summary:
     other_uses, words = frozenset(variables.other_uses), frozenset(variables.words)
     reaching, commands = [], Counter()
     for node in sorted(found.get("command", []), key=lambda node: node.start_byte):
-        name = syntax.basename(syntax.command_name(node))
+        name = syntax.basename(syntax.command_word(node))  # `\\set -e` sets options as `set -e` does
         if name is None:
             name = b"$"  # a computed name: may be any command
         if name in _REACHING or name == b"$" or (name in WRAPPERS and commands_model.read(node).program in _REACHING):

@@ -7,15 +7,20 @@ here, once, so the formats cannot drift apart.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from itertools import groupby
+from pathlib import Path
 
+from pipelint import __version__
 from pipelint.finding import Applicability, Finding, Note, NoteCause, ParseFailure
 from pipelint.engine.report import FileReport
 from pipelint.shell.positions import Encoding, LineIndex
 
-RULES_URL = "https://github.com/pipelint/pipelint/blob/main/rules/{code}-{name}.md"
+# The installed package's folder: in a checkout (or an editable install) it
+# sits beside pyproject.toml, in a wheel's install beside its dist-info.
+_PACKAGE_PARENT = Path(__file__).resolve().parents[2]
 
 # What every format calls a part of a script tree-sitter could not parse (`parse_failure_text` says it).
 PARSE_FAILURE_KIND = "parse-error"
@@ -47,13 +52,39 @@ def span(report: FileReport, start: int, end: int, encoding: Encoding = Encoding
     return Span(begin.line + 1, begin.column + 1, finish.line + 1, finish.column + 1)
 
 
+@functools.cache
+def project_urls() -> dict[str, str]:
+    """`[project.urls]` of pyproject.toml, the one home of the project's addresses (Homepage, Rules, …).
+
+    Read from pyproject.toml itself in a checkout, else from the installed
+    wheel's METADATA (`Project-URL: Label, URL` lines); both sit beside the
+    package, so no distribution search is needed (importlib.metadata costs
+    ~100 ms, issue 11), and a run that prints no address reads neither.
+    """
+    source = _PACKAGE_PARENT / "pyproject.toml"
+    if source.is_file():
+        import tomllib  # only when an address is printed
+
+        with source.open("rb") as stream:
+            project = tomllib.load(stream).get("project", {})
+        if project.get("name") == "pipelint":
+            return dict(project["urls"])
+    installed = _PACKAGE_PARENT / f"pipelint-{__version__}.dist-info" / "METADATA"
+    if installed.is_file():
+        lines = installed.read_text(encoding="utf-8").split("\n\n", 1)[0].splitlines()
+        return dict(line.removeprefix("Project-URL: ").split(", ", 1) for line in lines if line.startswith("Project-URL: "))
+    from importlib.metadata import metadata  # installed some other way (a zip, --target): ask the slow way
+
+    return dict(entry.split(", ", 1) for entry in metadata("pipelint").get_all("Project-URL") or [])
+
+
 def rule_url(finding: Finding) -> str:
     return page_url(finding.code, finding.name)
 
 
 def page_url(code: str, name: str) -> str:
-    """The web page of a rule's document."""
-    return RULES_URL.format(code=code, name=name)
+    """The web page of a rule's document: `[project.urls] Rules` and the document's file name."""
+    return project_urls()["Rules"] + f"{code}-{name}.md"
 
 
 def plural(count: int, word: str, many: str | None = None) -> str:
@@ -251,6 +282,11 @@ def _note_text(report: FileReport, notes: tuple[Note, ...]) -> str:
         return (
             f"tree-sitter-bash joined {lines} into one statement{each}{known}; "
             f"pipelint split them where bash does, and {done}"
+        )
+    if cause is NoteCause.REREAD:
+        return (
+            f"tree-sitter-bash cannot parse {lines}; pipelint read {them} as bash does (`<>` as `<` on its "
+            f"descriptor, an expansion as a computed word), checked {them}, and offers no fix there"
         )
     done = "read as bash reads it" if checked else "not checked, the statement or its body"
     return f"tree-sitter-bash misreads where the here-document at {lines} ends; {done}"

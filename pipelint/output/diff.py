@@ -1,4 +1,8 @@
-"""`--diff`: what --fix would change, as a unified diff (`patch -p1` and `git apply` take it)."""
+"""`--diff`: what --fix would change, as a unified diff (`patch -p1` and `git apply` take it).
+
+The headers are git's: `--- a/NAME` and `+++ b/NAME`, a name with odd bytes
+C-quoted, a name with a blank followed by a tab.
+"""
 
 from __future__ import annotations
 
@@ -33,6 +37,17 @@ def header_name(name: str) -> bytes:
     return bytes(quoted + b'"')
 
 
+def _header_label(name: str) -> bytes:
+    """A name for a `---`/`+++` line, ended by a tab where it holds a blank, as git ends it.
+
+    GNU patch reads a name up to a tab, or else up to the first blank: without
+    the tab, `patch -p1` looks for `sp` where the file is `sp ace.sh`. git
+    apply reads both. A quoted name needs no tab: its quotes say where it ends.
+    """
+    label = header_name(name)
+    return label + b"\t" if b" " in label and not label.startswith(b'"') else label
+
+
 def unified_diff(report: FileReport) -> bytes:
     """The diff from the source to the fixed source; the script's own bytes kept exactly."""
 
@@ -46,5 +61,5 @@ def unified_diff(report: FileReport) -> bytes:
     if not body:
         return b""
     body = body.split("\n", 2)[2]  # difflib's own ---/+++ lines: written below with the names quoted
-    header = b"--- " + header_name(old) + b"\n+++ " + header_name(new) + b"\n"
+    header = b"--- " + _header_label(old) + b"\n+++ " + _header_label(new) + b"\n"
     return header + body.encode("utf-8", "surrogateescape")

@@ -2,7 +2,8 @@
 
 A finding's record is ruff's (`code`, `message`, `filename`, `location`,
 `end_location`, `fix`, `url`) plus `name`, `severity`, `help` and `kind`
-(`"finding"`). A part of a script that did not parse, which makes the exit
+(`"finding"`), and with `pipelint check --trace FILE`, `measured` (`wall_s`,
+`cpu_s`, `bytes`: what `pipelint trace` measured of its pipeline). A part of a script that did not parse, which makes the exit
 status 1, is a record too: `kind` `"parse-error"`, with `code`, `name`,
 `url` and `fix` null, as ruff writes a syntax error; a consumer that reads
 ruff's JSON reads it without change, and one that wants findings only keeps
@@ -77,6 +78,8 @@ def finding_record(report: FileReport, finding: Finding) -> dict:
             "edits": [_edit_record(report, edit) for edit in finding.fix.edits],
         }
     record["help"] = lossy(finding.help) if finding.help else None
+    if finding.measured is not None:  # `pipelint check --trace`
+        record["measured"] = finding.measured.as_json()
     return record
 
 

@@ -23,20 +23,17 @@ from pathlib import Path
 from typing import TextIO
 
 from pipelint import __version__
-from pipelint.engine import registry, ruledocs
+from pipelint.engine import registry
 from pipelint.finding import Edit, Finding, Severity
 from pipelint.engine.report import FileReport
-from pipelint.output.common import NOTE_KIND, PARSE_FAILURE_KIND, note_groups, parse_failure_text, RULES_URL, RenderOptions, is_fixable, lossy, rule_url, span
+from pipelint.output import rule_document
+from pipelint.output.common import NOTE_KIND, PARSE_FAILURE_KIND, note_groups, parse_failure_text, RenderOptions, is_fixable, lossy, project_urls, rule_url, span
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
-INFORMATION_URI = RULES_URL.split("/blob/", 1)[0]
 SOURCE_ROOT = "%SRCROOT%"
 
 # SARIF's levels are none, note, warning and error; pipelint has no "none".
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-
-_RELATIVE_LINK = re.compile(r"\]\((?![a-z][a-z0-9+.-]*:|#|/)([^)\s]+)\)", re.IGNORECASE)
-
 
 def artifact_location(report: FileReport) -> dict:
     """The file as a URI: relative to %SRCROOT% (the working directory) when it can be."""
@@ -64,17 +61,11 @@ def section(markdown: str, heading: str) -> str:
     return match.group(1).strip() if match else ""
 
 
-def absolute_links(markdown: str) -> str:
-    """Relative links between rule documents point to their published copies."""
-    base = RULES_URL.rsplit("/", 1)[0] + "/"
-    return _RELATIVE_LINK.sub(lambda m: f"]({urllib.parse.urljoin(base, m.group(1))})", markdown)
-
-
 def rule_descriptor(code: str, fallback: Finding) -> dict:
     rule = registry.lookup(code)
     name = rule.name if rule else fallback.name
     severity = rule.severity if rule else fallback.severity
-    document = absolute_links(ruledocs.read(rule)) if rule else ""
+    document = rule_document.markdown(rule) if rule else ""
     what = section(document, "What it does") or fallback.message
     first_paragraph = " ".join(what.split("\n\n", 1)[0].split())
     first_sentence = re.match(r"(.+?[.!?])(?:\s|$)", first_paragraph)
@@ -182,7 +173,7 @@ def sarif_log(reports: list[FileReport], options: RenderOptions) -> dict:
                 "name": "pipelint",
                 "version": __version__,
                 "semanticVersion": __version__,
-                "informationUri": INFORMATION_URI,
+                "informationUri": project_urls()["Homepage"],
                 "rules": [rule_descriptor(code, first_of[code]) for code in codes],
             }
         },

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from pipelint.shell import syntax
-from pipelint.programs.table import WRAPPERS, OptionSpec, WrapperSpec, spec_for
+from pipelint.programs.table import WRAPPERS, OptionSpec, Trait, WrapperSpec, program, spec_for
 from pipelint.shell.properties import cached_property
 
 
@@ -108,6 +108,18 @@ class Command:
         return any(wrapper.other_user for wrapper in self.wrappers)
 
     @property
+    def may_read_stdin(self) -> bool:
+        """It may read standard input: a program not known never to (`NEVER_READS_STDIN`), one asked to
+        (`rm -i`), `cat` without a file operand, or one run as another user (`sudo -S` reads the password there)."""
+        known = program(self.program)
+        if not self.exact or self.runs_as_other_user:
+            return True
+        if known.has(Trait.COPIES_FILES_OUT):  # `cat f` reads f; `cat`, `cat -`, `cat "$f"` may read stdin
+            values = self.operand_values
+            return not values or any(value in (None, b"-") for value in values)
+        return not known.has(Trait.NEVER_READS_STDIN) or self.has(*known.reads_stdin_with)
+
+    @property
     def operand_values(self) -> list[bytes | None]:
         """Each operand's static value, None where it is computed."""
         return [syntax.literal_value(node) for node in self._split.operands]
@@ -152,6 +164,8 @@ def split_arguments(words: Sequence[Node], spec: OptionSpec, *, stop_at_operand:
             index = _short_cluster(split, spec, words, index, node, value[1:])
         elif index == 1 and spec.old_style_first_word and value:
             index = _old_style_cluster(split, spec, words, index, node, value)
+        elif value is None and _computed_option(split, spec, node):
+            continue  # `-u$USER`, `--port=$PORT`: the option is known, its value computed
         else:
             if value is None and syntax.text(node).lstrip(b"\"'").startswith(b"-"):
                 split.exact = False  # `-$level`, `"$opts"`: an option or several, unknown
@@ -159,7 +173,9 @@ def split_arguments(words: Sequence[Node], spec: OptionSpec, *, stop_at_operand:
                 split.stopped_at = index - 1
                 return split
             split.operands.append(node)
-            options_done = spec.options_end_at_operand
+            options_done = spec.options_end_at_operand and not (
+                spec.options_after_first_operand and len(split.operands) == 1
+            )
     return split
 
 
@@ -183,9 +199,32 @@ def _long_option(split: Split, spec: OptionSpec, words: Sequence[Node], index: i
     return index
 
 
+def _computed_option(split: Split, spec: OptionSpec, node: Node) -> bool:
+    """Read a word that expands something as an option, when its static start says which one and that the
+    rest is its value: `-u$USER`, `-p"$PASS"`, `--port=$PORT` (`mysqldump -u$U db`). False for any
+    other word (`-$level`, `-v$x`, `"$opts"`), which stays an operand."""
+    start = syntax.static_prefix(node)
+    if start.startswith(b"--"):
+        name, equals, _ = start.partition(b"=")
+        if not equals or len(name) < 3:
+            return False  # `--$x`, `--pass$x`: the option itself is computed
+        split.options.append(Option(name.decode("utf-8", "surrogateescape"), node, None, None, True))
+        return True
+    if not start.startswith(b"-") or len(start) < 2:
+        return False
+    before = len(split.options)
+    _short_cluster(split, spec, (), 0, node, start[1:], computed_rest=True)
+    if split.options[before:] and split.options[-1].takes_value:
+        return True
+    del split.options[before:]  # every letter a flag: the expansion may add more, or anything
+    return False
+
+
 def _short_cluster(
-    split: Split, spec: OptionSpec, words: Sequence[Node], index: int, node: Node, letters: bytes
-) -> int:
+    split: Split, spec: OptionSpec, words: Sequence[Node], index: int, node: Node, letters: bytes,
+    computed_rest: bool = False,
+) -> int:  # fmt: skip
+    """The options of `-abc`; computed_rest: the word goes on with an expansion after letters (`-u$U`)."""
     position = 0
     while position < len(letters):
         letter = letters[position : position + 1].decode("latin-1")
@@ -195,9 +234,16 @@ def _short_cluster(
                 letter += letters[position : position + 1].decode()
                 position += 1
             split.options.append(Option("-" + letter, node))
+        elif letter in spec.short_attached_value:
+            rest = letters[position:]
+            value = None if computed_rest else rest or None
+            split.options.append(Option("-" + letter, node, value, None, bool(rest) or computed_rest))
+            break  # `mysql -pSECRET`: the rest of the cluster was the value; `-p` alone takes none
         elif letter in spec.short_with_value:
             rest = letters[position:]
-            if rest:
+            if computed_rest:
+                split.options.append(Option("-" + letter, node, None, None, True))
+            elif rest:
                 split.options.append(Option("-" + letter, node, rest, None, True))
             else:
                 value_node, index = _next_value(words, index)
@@ -290,12 +336,17 @@ def read_words(node: Node, words: Sequence[Node]) -> Command | None:
     return Command(node, _through_wrappers(start))
 
 
-def read(node: Node, redirects: Sequence[Node] | None = None, wrapped: bool | None = None) -> Command:
+def read(
+    node: Node, redirects: Sequence[Node] | None = None, wrapped: bool | None = None, program: bytes | None = None
+) -> Command:
     """The model of a simple command node; redirects, when the caller knows them already.
 
     redirects must be what `syntax.applied_redirects(node)` would give (a
-    pipeline `Stage` passes its own, which agree with it).
+    pipeline `Stage` passes its own, which agree with it). program: the
+    basename the command's name runs when the caller knows it though the name
+    is computed (`$command` set once to `cat`: `ScriptFacts.program_named_by`).
     """
     name = node.child_by_field_name("name")
-    start = _Resolution(syntax.basename(syntax.command_name(node)), name, syntax.arguments(node, wrapped, redirects))
+    literal = syntax.basename(syntax.command_name(node))
+    start = _Resolution(literal or program, name, syntax.arguments(node, wrapped, redirects))
     return Command(node, _through_wrappers(start), redirects)

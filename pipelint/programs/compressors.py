@@ -97,6 +97,11 @@ def _read_options(found: Compression, command: Command) -> None:
             found.output = option.value_node
 
 
+def decompresses_to_stdout(command: Command) -> bool:
+    """`zcat f.gz`, `gunzip -c f.gz`, `zstd -dc f`: the data goes to stdout, not into a file."""
+    return has(command.program, Trait.DECOMPRESSES_TO_STDOUT) or command.has(*_STDOUT_OPTIONS)
+
+
 def decompression_format(command: Command) -> str | None:
     """The format command decompresses (`gunzip`, `zstd -d`), or None."""
     name = None if command.program is None else command.program.decode("utf-8", "replace")
@@ -113,6 +118,7 @@ _TAR_COMPRESSION = {
     "-z": "gzip", "--gzip": "gzip", "--gunzip": "gzip", "-j": "bzip2", "--bzip2": "bzip2",
     "-J": "xz", "--xz": "xz", "--lzma": "xz",
 }  # fmt: skip
+TAR_COMPRESSION_OPTIONS = frozenset(_TAR_COMPRESSION)
 _TAR_OTHER_COMPRESSION = ("-I", "-a", "-Z", "--use-compress-program", "--zstd", "--lzop", "--lzip", "--auto-compress")
 _TAR_NOT_CREATING = ("-x", "-t", "-d", "-u", "-r", "-A")
 
@@ -137,6 +143,31 @@ def tar_compression(command: Command) -> tuple[str, Node | None] | None:
         return None
     last = chosen[-1]
     return last.name.lstrip("-") if len(last.name) == 2 else last.name, last.node
+
+
+@dataclass(frozen=True)
+class TarArchive:
+    """`tar czf backup.tgz dir`: a compressed archive written to a file."""
+
+    command: Command
+    option: str  # the compression option as `tar_compression` gives it: "z", "--xz"
+    file: Node  # the word naming the archive
+
+
+def tar_archive(command: Command) -> TarArchive | None:
+    """tar creating an archive with a built-in compressor into a named file (not stdout, not computed)."""
+    if not has(command.program, Trait.TAR) or command.wrappers or not command.exact:
+        return None
+    if command.has(*_TAR_OTHER_COMPRESSION) or command.has(*_TAR_NOT_CREATING) or not command.has("-c", "--create"):
+        return None
+    archives = [option for option in command.options if option.name in ("-f", "--file")]
+    if len(archives) != 1 or archives[0].value_node is None or archives[0].value in (None, b"-"):
+        return None
+    chosen = [option for option in command.options if option.name in _TAR_COMPRESSION]
+    if not chosen:
+        return None
+    last = chosen[-1]
+    return TarArchive(command, last.name.lstrip("-") if len(last.name) == 2 else last.name, archives[0].value_node)
 
 
 def tar_compressor(option: str) -> str:

@@ -55,6 +55,11 @@ class Stage:
 
     @cached_property
     def name(self) -> bytes | None:
+        """The basename of the program the stage names: its literal name, or what the reader found a
+        variable name runs (`rule.CommandModels.program_name`)."""
+        program_name = getattr(self.reader, "program_name", None)
+        if program_name is not None:
+            return program_name(self.command)
         return syntax.basename(syntax.command_name(self.command))
 
     @cached_property

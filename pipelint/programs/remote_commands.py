@@ -6,6 +6,7 @@ and PL303 (double-compression).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 
@@ -26,6 +27,16 @@ class Ssh:
     def has(self, *names: str) -> bool:
         return self.command.has(*names)
 
+    def remote_text(self) -> bytes:
+        """The remote command as the remote shell gets it: each word's value (its inner quotes kept for the
+        remote shell), or its shape where only run time knows it (`"/tmp/$1.gz"` stays `/tmp/$1.gz`)."""
+        return b" ".join(_value_or_shape(node) for node in self.remote)
+
+    @property
+    def expands_here(self) -> bool:
+        """Some word of the remote command is expanded by the local shell first (`"… $db …"`)."""
+        return any(syntax.literal_value(node) is None for node in self.remote)
+
     def compression_options(self) -> list[Option]:
         """`-C`, and `-o Compression=yes` in any spelling."""
         return [option for option in self.command.options if option.name == "-C" or _says_compression(option)]
@@ -35,6 +46,18 @@ def _says_compression(option: Option) -> bool:
     if option.name != "-o" or not option.value:
         return False
     return bool(_COMPRESSION_YES.match(option.value.decode("utf-8", "replace").strip()))
+
+
+def _value_or_shape(node: Node) -> bytes:
+    value = syntax.literal_value(node)
+    return value if value is not None else syntax.shape(node).encode()
+
+
+def one_line(text: str | bytes) -> str:
+    """A command written over several lines (`\\` continuations), on one, for advice."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    return " ".join(text.replace("\\\n", " ").split())
 
 
 def host_key(text: bytes) -> str:
@@ -72,6 +95,14 @@ class Upload:
     host_text: str  # as written, user part included
     path: str  # the remote path, "" for the remote home
 
+    def landing(self, local: str) -> list[str]:
+        """Where the copied file local may be on the other host: `dir/` + its name, or the target itself
+        (`host:/srv/x` may be a folder or the new name)."""
+        name = posixpath.basename(local)
+        if not self.path or self.path.endswith("/"):
+            return [self.path + name]
+        return [self.path, posixpath.join(self.path, name)]
+
 
 def parse_upload(command: Command, *, through_wrappers: bool = False) -> Upload | None:
     """An `scp` or `rsync` copying local files to `[user@]host:path` (not an rsync daemon `host::mod`)."""
@@ -80,7 +111,7 @@ def parse_upload(command: Command, *, through_wrappers: bool = False) -> Upload 
     operands = command.operands
     if len(operands) < 2:
         return None
-    target = syntax.text(operands[-1]).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
+    target = syntax.shape(operands[-1])  # quotes dropped, `${F}` as `$F`
     host, colon, path = target.partition(":")
     if not colon or "/" in host or not host or path.startswith(":"):
         return None
@@ -96,7 +127,7 @@ class Download:
 
     tool: str
     host: str  # as host_key gives it
-    path: str  # the remote path as written, quotes dropped
+    path: str  # the remote path as `syntax.shape` gives it
     target: Node  # the local operand
 
 
@@ -107,7 +138,7 @@ def parse_download(command: Command, *, through_wrappers: bool = False) -> Downl
     operands = command.operands
     if len(operands) != 2 or b":" in syntax.text(operands[1]):
         return None
-    source = syntax.text(operands[0]).replace(b'"', b"").replace(b"'", b"").decode("utf-8", "replace")
+    source = syntax.shape(operands[0])  # quotes dropped, `${F}` as `$F`
     host, colon, path = source.partition(":")
     if not colon or not host or "/" in host or not path or path.startswith(":"):
         return None

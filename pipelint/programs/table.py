@@ -28,10 +28,14 @@ class OptionSpec:
     """How one program's words split into options, their values and operands."""
 
     short_with_value: str = ""  # "o": -o VALUE and -oVALUE
+    short_attached_value: str = ""  # "p": -pVALUE only (`mysql -p db` prompts and opens db)
     long_with_value: frozenset[str] = frozenset()  # "--output": --output VALUE and --output=VALUE
     long_optional_value: frozenset[str] = frozenset()  # "--color": only --color=WHEN, never the next word
     digit_options: bool = False  # "-9", "-19": a run of digits in a cluster is ONE option
     options_end_at_operand: bool = False  # POSIX order: the first operand ends the options
+    # With options_end_at_operand: options are read again after the first operand, up to the second
+    # (OpenSSH restarts getopt after the host: `ssh host -C cmd` compresses, `ssh host ls -l` lists long).
+    options_after_first_operand: bool = False
     old_style_first_word: bool = False  # `tar czf f`: a first word without '-' is a cluster
     query_options: frozenset[str] = frozenset()  # options that make a wrapper run nothing (`command -v`)
 
@@ -47,6 +51,36 @@ class WrapperSpec:
     unknowable: frozenset[str] = frozenset()  # options after which the command cannot be told (`env -S`)
 
 
+class FileInput(Enum):
+    """What changes when a program's standard input is a regular file instead of a pipe (`ReadsFileDifferently`)."""
+
+    OUTPUT = "it writes other bytes (to stdout, stderr or its files)"
+    NEVER_ENDS = "it never ends"
+    SLOWER = "it runs slower"
+
+
+@dataclass(frozen=True)
+class ReadsFileDifferently:
+    """A program that reads a regular file on standard input otherwise than a pipe (issue 25).
+
+    `cat f | gzip` writes the header time 0, `gzip < f` the file's modification
+    time; `cat f | tail -f` ends with the pipe, `tail -f < f` follows the file
+    forever; GNU sort sizes its buffer from a file's size. The redirect rewrite
+    (`rewrites/stdin_redirect.py`) asks this before it hands a consumer a file.
+
+    Options are matched as the command model reads them (`-f`, `--follow`); a
+    `KEY=` or `KEY=VALUE` entry matches dd's operands (`count=`, `status=none`,
+    and `iflag=fullblock` within `iflag=direct,fullblock`).
+    """
+
+    how: FileInput
+    because: str  # the finding's help: what the file changes, with the number that shows it
+    with_options: frozenset[str] = frozenset()  # only with one of these (`tail -f`); empty: whatever the options
+    unless_options: frozenset[str] = frozenset()  # never with one of these (`gzip -n`, `gzip -d`, `sort -S`)
+    undone_by: frozenset[str] = frozenset()  # options after which `unless_options` may no longer hold (`gzip -n -N`)
+    kept_by: str | None = None  # an option the fix may add so the file is read as the pipe was (`-n`)
+
+
 class Trait(Enum):
     """What a program does, as the checks ask it. Each is documented where it is defined."""
 
@@ -55,18 +89,20 @@ class Trait(Enum):
     DRAINS_INPUT = "reads its input to the end whatever it holds (unless one of `stops_early_with`)"
     SILENT_ON_EMPTY = "prints nothing when its input is empty (unless one of `speaks_on_empty_with`)"
     FAILS_ON_EMPTY = "exits non-zero on empty input (unless one of `succeeds_on_empty_with`)"
-    NEVER_READS_STDIN = "never reads standard input (a shell builtin that prints or sets)"
+    NEVER_READS_STDIN = "never reads standard input (unless one of `reads_stdin_with`): a builtin that prints or sets, `mkdir`"
     BOUNDED_OUTPUT = "prints a few lines, however large the data around it is"
     OUTPUT_AT_MOST_INPUT = "writes at most its input (or a fixed multiple of it): a filter that cannot make more"
     BUFFER = "copies its input to its output unchanged (a meter or a buffer)"
     COPIES_FILES_OUT = "writes its file operands to stdout unchanged (`cat f`, `pv f`)"
+    DECOMPRESSES_TO_STDOUT = "decompresses its operands to stdout, never into files (`zcat f.gz`)"
     SENDS_STDIN = "sends its standard input over the network"
     # Shell builtins that act on the shell they run in.
     CHANGES_SHELL_STATE = "a builtin whose effect on the current shell (variables, directory, options) outlives it"
     CONTROLS_FLOW = "a builtin that acts on the loop, function or shell it runs in (`break`, `exit`)"
+    LEAVES_LOOP = "a builtin after which the loop it runs in goes on no more (`break`, `exit`, `return`; not `continue`)"
     SPECIAL_BUILTIN = "a POSIX special builtin: a failed redirect on it ends a POSIX shell"
     RUNS_OTHER_CODE = "runs code the script does not show (`. FILE`, `eval`): it may define or set anything"
-    RUNS_BUILTINS = "runs the builtin named after it in the same shell (`command cd`, `builtin read`)"
+    RUNS_BUILTINS = "runs the builtin named after it in the same shell (`command cd`, `builtin read`, bash's `time cd`)"
     SETS_OPTIONS = "turns shell options on or off (`set -e`, `shopt -s lastpipe`; an ERR trap acts as errexit)"
     SHAPES_LATER_COMMANDS = "changes how every later command runs: the shell's descriptors, directory or builtins"
     SETUP_ONLY = "prepares the shell or a folder and prints nothing (`cd`, `umask`, `mkdir`)"
@@ -91,6 +127,10 @@ class Trait(Enum):
     SWITCHES_USER = "runs `-c TEXT` (or its stdin) in another user's login shell"
     RUNS_ELSEWHERE = "launches its command in a container or a pod, with that one's files and programs"
     COPIES_TO_HOSTS = "copies files to or from another machine"
+    OPERANDS_ALIKE = (
+        "does to each operand what it does to that one alone, so one call with many operands does what a call "
+        "per operand does (`rm`, `chmod 644`, `sha256sum`; with `many_operands_with`, given that option)"
+    )
 
 
 @dataclass(frozen=True)
@@ -104,15 +144,19 @@ class Program:
     speaks_on_empty_with: frozenset[str] = frozenset()  # SILENT_ON_EMPTY, except with one of these (`grep -c`)
     succeeds_on_empty_with: frozenset[str] = frozenset()  # FAILS_ON_EMPTY, except with one of these (`grep -L`)
     writes_file_with: frozenset[str] = frozenset()  # options naming a file it writes instead of stdout (`sort -o F`)
+    reads_stdin_with: frozenset[str] = frozenset()  # NEVER_READS_STDIN, except with one of these (`rm -i` asks)
     restores_dump_with: frozenset[str] = frozenset()  # RESTORES_DUMP only with one of these (`tar -x`); empty: always
     format: str | None = None  # COMPRESSOR, DECOMPRESSOR: "gzip", "xz"…
     filesystem: str | None = None  # MOUNTS: the type a mount helper mounts (`mount.nfs4`: nfs4)
     restored_by: frozenset[bytes] = frozenset()  # DUMPS_DATABASE: the clients that read the dump back
     output_operand: bool = False  # `lz4 SRC DST`: a second operand is the file it writes
+    many_operands_with: str | None = None  # OPERANDS_ALIKE only with this option (`basename -a`)
     # COMPRESSOR on one core: from this level on (its default among them) it sets the pace of a transfer it feeds,
     # and the faster command that writes the same format.
     slow_from_level: int | None = None
     faster: str | None = None
+    # How it reads a regular file on stdin otherwise than a pipe: what a redirect fix would change.
+    file_input: tuple[ReadsFileDifferently, ...] = ()
 
     def has(self, trait: Trait) -> bool:
         return trait in self.traits
@@ -132,9 +176,13 @@ def _compressor(short_with_value: str) -> OptionSpec:
     return OptionSpec(short_with_value=short_with_value, long_with_value=_COMPRESSOR_LONG, digit_options=True)
 
 
-_SSH = OptionSpec(short_with_value="BbcDEeFIiJLlmOoPpQRSWw", options_end_at_operand=True)
+_SSH = OptionSpec(
+    short_with_value="BbcDEeFIiJLlmOoPpQRSWw", options_end_at_operand=True, options_after_first_operand=True
+)
 # autossh passes everything but -M (its monitoring port) on to ssh.
-_AUTOSSH = OptionSpec(short_with_value="BbcDEeFIiJLlmMOoPpQRSWw", options_end_at_operand=True)
+_AUTOSSH = OptionSpec(
+    short_with_value="BbcDEeFIiJLlmMOoPpQRSWw", options_end_at_operand=True, options_after_first_operand=True
+)
 # sh, bash, dash, ksh: `-o pipefail`, `bash -O extglob`; the first operand ends the options.
 _SHELL = OptionSpec(short_with_value="oO", long_with_value=_long("--rcfile", "--init-file"), options_end_at_operand=True)
 # util-linux su and runuser (GNU permutation: `su postgres -c CMD` reads -c too); a lone `-` is `--login`.
@@ -144,9 +192,10 @@ _SU = OptionSpec(
     long_with_value=_long("--command", "--session-command", "--shell", "--group", "--supp-group",
                           "--whitelist-environment", "--user"),
 )  # fmt: skip
-# xargs stops at its command; -i, -l and -e take their values attached only (`-i{}`), so they are not listed.
+# xargs stops at its command; -i, -l and -e take their values attached only (`-i{}`, `-l1`).
 XARGS = OptionSpec(
     short_with_value="IanLsdPE",
+    short_attached_value="ile",
     long_with_value=_long("--arg-file", "--delimiter", "--max-args", "--max-lines", "--max-chars", "--max-procs",
                           "--process-slot-var"),
     long_optional_value=_long("--replace", "--eof"),
@@ -213,12 +262,18 @@ _TAR = OptionSpec(
     old_style_first_word=True,
 )  # fmt: skip
 
-# `-p` takes its password attached only: `mysql -p db` prompts and opens db.
-_MYSQL = OptionSpec(short_with_value="hPuDeS", long_with_value=_long("--execute", "--database", "--user", "--host"))
-
+# `-p` takes its password attached only: `mysql -p db` prompts and opens db; `-psecret` is no cluster.
+_MYSQL = OptionSpec(
+    short_with_value="hPuDeS",
+    short_attached_value="p",
+    long_with_value=_long("--execute", "--database", "--user", "--host", "--port", "--socket"),
+    long_optional_value=_long("--password"),
+)
 _MYSQLDUMP = OptionSpec(
     short_with_value="hPuSrTw",
+    short_attached_value="p",
     long_with_value=_long("--host", "--port", "--user", "--socket", "--result-file", "--tab", "--where"),
+    long_optional_value=_long("--password"),
 )
 _PG_DUMP = OptionSpec(
     short_with_value="fFjnNtTZhpUdES",
@@ -313,6 +368,7 @@ _WRAPPER_SPECS: dict[bytes, WrapperSpec] = {
 QUIET, DRAINS, SILENT, SHRINKS = Trait.QUIET_PRODUCER, Trait.DRAINS_INPUT, Trait.SILENT_ON_EMPTY, Trait.OUTPUT_AT_MOST_INPUT
 BOUNDED, NO_STDIN, STATE = Trait.BOUNDED_OUTPUT, Trait.NEVER_READS_STDIN, Trait.CHANGES_SHELL_STATE
 FLOW, SPECIAL = Trait.CONTROLS_FLOW, Trait.SPECIAL_BUILTIN
+ALIKE = Trait.OPERANDS_ALIKE
 
 # Options that make grep stop at the first line that settles the answer, print on empty input, succeed on it.
 _GREP_STOPS = _long("-q", "--quiet", "--silent", "-m", "--max-count", "-l", "-L", "--files-with-matches",
@@ -358,10 +414,72 @@ def _wrapper(spec: WrapperSpec, *traits: Trait) -> Program:
     return Program(spec.options, frozenset(traits), wrapper=spec)
 
 
+# How programs read a regular file on stdin otherwise than a pipe (issue 25; coreutils 9.1, gzip 1.12,
+# pigz 2.6, lz4 1.9.4; tests/rules/test_file_input.py runs each both ways). xz, zstd, bzip2 and lz4
+# without --content-size write the same bytes either way; `wc -c` and `tail -n` only read less of a file.
+_NOT_COMPRESSING = ("-d", "--decompress", "--uncompress", "-t", "--test", "-l", "--list")
+_GZIP_TIME = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "gzip stores a regular file's modification time in its header, where a pipe gives it none: the compressed"
+    " bytes change",
+    unless_options=_long("-n", "--no-name", *_NOT_COMPRESSING),
+    undone_by=_long("-N", "--name"),
+    kept_by="-n",  # no time from a file either: the header of the pipe, byte for byte
+)
+_PIGZ_TIME = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "pigz stores a regular file's modification time in its header, and the time it ran for a pipe: the"
+    " compressed bytes change",
+    unless_options=_long("-n", "--no-name", "-m", "--no-time", *_NOT_COMPRESSING),
+    undone_by=_long("-N", "--name", "-M", "--time"),
+)
+_LZ4_SIZE = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "with --content-size, lz4 stores a regular file's size in the frame header, which a pipe does not give it",
+    with_options=_long("--content-size"),
+    unless_options=_long(*_NOT_COMPRESSING),
+)
+_TAIL_FOLLOW = ReadsFileDifferently(
+    FileInput.NEVER_ENDS,
+    "`tail -f` follows a regular file and never ends, where it ignores -f on a pipe and ends with it",
+    with_options=_long("-f", "-F", "--follow"),
+)
+_SORT_BUFFER = ReadsFileDifferently(
+    FileInput.SLOWER,
+    "GNU sort sizes its buffer from a regular file's size and sorts a large file in one buffer, slower than"
+    " in the small pieces it takes from a pipe; with -S the two are alike",
+    unless_options=_long("-S", "--buffer-size"),
+)
+_DD_RECORDS = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "dd counts each short read from a pipe as a partial record (`0+81 records in` where the file gives `5+1`):"
+    " its statistics on stderr change",
+    unless_options=_long("status=none", "iflag=fullblock"),
+)
+_DD_COUNTS = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "dd's count=, skip= and conv= act on each read, which a pipe cuts short and a file does not: `bs=1M count=1`"
+    " copies 64 KiB from a pipe and 1 MiB from the file",
+    with_options=_long("count=", "skip=", "iseek=", "conv="),
+    unless_options=_long("iflag=fullblock"),
+)
+_PV_SIZE = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "pv knows a regular file's size and draws a percentage and an ETA on stderr, which it cannot for a pipe",
+    unless_options=_long("-q", "--quiet", "-s", "--size"),
+)
+_PV = OptionSpec(
+    short_with_value="sLiNDAwHBFRPx",
+    long_with_value=_long("--size", "--rate-limit", "--interval", "--name", "--delay-start", "--average-rate-window",
+                          "--width", "--height", "--buffer-size", "--format", "--remote", "--pidfile", "--watchfd",
+                          "--last-written", "--extra-display"),
+)  # fmt: skip
+
+
 # Every program pipelint knows, by the name it runs under.
 PROGRAMS: dict[bytes, Program] = {
     # Text tools.
-    b"cat": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS, Trait.COPIES_FILES_OUT),
+    b"cat": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS, Trait.COPIES_FILES_OUT, ALIKE),
     b"tee": _entry(OptionSpec(long_optional_value=_long("--output-error")), DRAINS, SHRINKS),
     b"grep": _grep(),
     b"egrep": _grep(),
@@ -376,6 +494,7 @@ PROGRAMS: dict[bytes, Program] = {
         ),
         QUIET, DRAINS, SILENT, SHRINKS,
         stops_early_with=_long("-c", "-C", "--check"), writes_file_with=_long("-o", "--output"),
+        file_input=(_SORT_BUFFER,),
     ),  # fmt: skip
     b"uniq": _entry(
         OptionSpec(short_with_value="fsw", long_with_value=_long("--skip-fields", "--skip-chars", "--check-chars")),
@@ -386,7 +505,15 @@ PROGRAMS: dict[bytes, Program] = {
         OptionSpec(short_with_value="nc", long_with_value=_long("--lines", "--bytes"), digit_options=True),
         QUIET, SILENT, SHRINKS,
     ),  # fmt: skip
-    b"tail": _entry(DEFAULT, SILENT, SHRINKS),
+    b"tail": _entry(
+        OptionSpec(
+            short_with_value="ncs",
+            long_with_value=_long("--lines", "--bytes", "--sleep-interval", "--pid", "--max-unchanged-stats"),
+            long_optional_value=_long("--follow"),
+            digit_options=True,
+        ),
+        SILENT, SHRINKS, file_input=(_TAIL_FOLLOW,),
+    ),  # fmt: skip
     b"cut": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS),
     b"tr": _entry(DEFAULT, QUIET, DRAINS, SILENT, SHRINKS),
     b"sed": _entry(DEFAULT, SILENT, SHRINKS),
@@ -405,15 +532,34 @@ PROGRAMS: dict[bytes, Program] = {
     b"od": _entry(DEFAULT, QUIET, DRAINS),
     b"base64": _entry(DEFAULT, QUIET, DRAINS, SHRINKS),
     b"base32": _entry(DEFAULT, QUIET, DRAINS),
-    **dict.fromkeys((b"md5sum", b"sha1sum", b"sha256sum", b"sha512sum", b"cksum"), _entry(DEFAULT, QUIET, DRAINS)),
-    b"seq": _entry(DEFAULT, QUIET),
-    b"yes": _entry(DEFAULT, QUIET),
-    b"ls": _entry(DEFAULT, QUIET),
+    **dict.fromkeys((b"md5sum", b"sha1sum", b"sha256sum", b"sha512sum", b"cksum"), _entry(DEFAULT, QUIET, DRAINS, ALIKE)),
+    b"seq": _entry(DEFAULT, QUIET, NO_STDIN),
+    b"yes": _entry(DEFAULT, QUIET, NO_STDIN),
+    b"ls": _entry(DEFAULT, QUIET, NO_STDIN),
     b"ts": _entry(DEFAULT, SHRINKS),
     b"logger": _entry(DEFAULT, SHRINKS),
     # Programs that print a few lines whatever they are given.
-    b"date": _entry(DEFAULT, QUIET, BOUNDED),
-    **dict.fromkeys((b"hostname", b"uname", b"whoami", b"id", b"basename", b"dirname"), _entry(DEFAULT, BOUNDED)),
+    b"date": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN),
+    **dict.fromkeys((b"hostname", b"uname", b"whoami", b"id"), _entry(DEFAULT, BOUNDED, NO_STDIN)),
+    # coreutils' basename takes many names only with -a (or -s); dirname takes many as they come.
+    b"basename": _entry(
+        OptionSpec(short_with_value="s", long_with_value=_long("--suffix")), BOUNDED, NO_STDIN, ALIKE,
+        many_operands_with="-a",
+    ),  # fmt: skip
+    b"dirname": _entry(DEFAULT, BOUNDED, NO_STDIN, ALIKE),
+    # File tools that read no input, except to ask before they overwrite or remove (`-i`); those that
+    # treat each operand alone are ALIKE (PL506 reads them after `xargs -n 1`).
+    b"sleep": _entry(DEFAULT, NO_STDIN),
+    b"touch": _entry(OptionSpec(short_with_value="drt", long_with_value=_long("--date", "--reference")), NO_STDIN, ALIKE),
+    **dict.fromkeys(
+        (b"chmod", b"chown", b"chgrp"),
+        _entry(OptionSpec(long_with_value=_long("--reference", "--from")), NO_STDIN, ALIKE),
+    ),  # fmt: skip
+    b"rm": _entry(DEFAULT, NO_STDIN, ALIKE, reads_stdin_with=_long("-i", "--interactive", "-I")),
+    **dict.fromkeys(
+        (b"cp", b"mv", b"ln"), _entry(DEFAULT, NO_STDIN, reads_stdin_with=_long("-i", "--interactive", "-I"))
+    ),  # fmt: skip
+    **dict.fromkeys((b"rmdir", b"realpath"), _entry(DEFAULT, NO_STDIN, ALIKE)),
     # Shell builtins.
     b"echo": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN, Trait.PRINTS_ARGUMENTS),
     b"printf": _entry(DEFAULT, QUIET, BOUNDED, NO_STDIN, STATE, Trait.PRINTS_ARGUMENTS),  # `printf -v NAME` sets
@@ -426,13 +572,13 @@ PROGRAMS: dict[bytes, Program] = {
     b".": _entry(DEFAULT, STATE, SPECIAL, Trait.RUNS_OTHER_CODE),
     b"source": _entry(DEFAULT, STATE, Trait.RUNS_OTHER_CODE),
     b"eval": _entry(DEFAULT, STATE, SPECIAL, Trait.RUNS_OTHER_CODE),
-    b"exit": _entry(DEFAULT, NO_STDIN, STATE, FLOW, SPECIAL, Trait.PASSES_STATUS_ON),
+    b"exit": _entry(DEFAULT, NO_STDIN, STATE, FLOW, SPECIAL, Trait.PASSES_STATUS_ON, Trait.LEAVES_LOOP),
     # `set` turns options on and off; an ERR trap acts as errexit does.
     b"set": _entry(DEFAULT, NO_STDIN, STATE, SPECIAL, Trait.SETS_OPTIONS, Trait.SETUP_ONLY),
     b"shopt": _entry(DEFAULT, STATE, Trait.SETS_OPTIONS),
     b"trap": _entry(DEFAULT, STATE, SPECIAL, Trait.SETS_OPTIONS),
-    b"return": _entry(DEFAULT, NO_STDIN, STATE, FLOW, SPECIAL, Trait.PASSES_STATUS_ON),
-    b"break": _entry(DEFAULT, NO_STDIN, FLOW, SPECIAL),
+    b"return": _entry(DEFAULT, NO_STDIN, STATE, FLOW, SPECIAL, Trait.PASSES_STATUS_ON, Trait.LEAVES_LOOP),
+    b"break": _entry(DEFAULT, NO_STDIN, FLOW, SPECIAL, Trait.LEAVES_LOOP),
     b"continue": _entry(DEFAULT, NO_STDIN, FLOW, SPECIAL),
     b"suspend": _entry(DEFAULT, FLOW),
     b"logout": _entry(DEFAULT, FLOW),
@@ -445,38 +591,50 @@ PROGRAMS: dict[bytes, Program] = {
     b"cd": _entry(DEFAULT, NO_STDIN, STATE, Trait.SHAPES_LATER_COMMANDS, Trait.SETUP_ONLY),
     **dict.fromkeys((b"pushd", b"popd", b"enable"), _entry(DEFAULT, STATE, Trait.SHAPES_LATER_COMMANDS)),
     b"umask": _entry(DEFAULT, STATE, Trait.SETUP_ONLY),
-    b"mkdir": _entry(DEFAULT, Trait.SETUP_ONLY),
+    b"mkdir": _entry(OptionSpec(short_with_value="m", long_with_value=_long("--mode")), NO_STDIN, Trait.SETUP_ONLY, ALIKE),
     **dict.fromkeys(
         (b"read", b"mapfile", b"readarray", b"ulimit", b"wait", b"hash", b"getopts", b"disown", b"jobs", b"bg", b"fg"),
         _entry(DEFAULT, STATE),
     ),  # fmt: skip
     **dict.fromkeys((b"alias", b"unalias"), _entry(DEFAULT, STATE, Trait.DEFINES_ALIASES)),
+    # Builtins that keep what they set in the shell they run in: bash's completions, key bindings, history
+    # and directory stack (`complete -W x foo`, `dirs -c`), a job spec (`kill %1` names the shell's own
+    # jobs; a subshell has none), dash's `chdir`, ksh's typed variables, `autoload`, `hist` (it
+    # runs earlier commands again) and `redirect` (ksh93's `command exec`), mksh's `global`.
+    **dict.fromkeys(
+        (b"complete", b"compopt", b"bind", b"history", b"fc", b"dirs", b"kill", b"autoload", b"integer", b"float",
+         b"nameref", b"compound", b"enum", b"global", b"hist"),
+        _entry(DEFAULT, STATE),
+    ),  # fmt: skip
+    b"chdir": _entry(DEFAULT, NO_STDIN, STATE, Trait.SHAPES_LATER_COMMANDS, Trait.SETUP_ONLY),
+    b"redirect": _entry(DEFAULT, STATE, Trait.SHAPES_LATER_COMMANDS),
+    b"newgrp": _entry(DEFAULT, STATE, FLOW),  # ksh93's builtin replaces the shell, as `exec newgrp` does
     b"builtin": _entry(DEFAULT, STATE, Trait.RUNS_BUILTINS, Trait.SHAPES_LATER_COMMANDS),
     # Compressors: the short options of each that take a value.
     # xz calls -0…-3 its fast presets; bzip2's level only sets the block size, so all of them are slow; gzip's
     # default is 6. pigz, lbzip2, pixz, zstd and lz4 use every core or are fast at any level.
-    b"gzip": _compressor_entry("S", "gzip", slow_from_level=6, faster="gzip -1"),
-    b"pigz": _compressor_entry("SbpIJ", "gzip"),
-    b"bzip2": _compressor_entry("", "bzip2", slow_from_level=1, faster="lbzip2"),
+    b"gzip": _compressor_entry("S", "gzip", ALIKE, slow_from_level=6, faster="gzip -1", file_input=(_GZIP_TIME,)),
+    b"pigz": _compressor_entry("SbpIJ", "gzip", file_input=(_PIGZ_TIME,)),
+    b"bzip2": _compressor_entry("", "bzip2", ALIKE, slow_from_level=1, faster="lbzip2"),
     b"pbzip2": _compressor_entry("bpm", "bzip2"),
     b"lbzip2": _compressor_entry("n", "bzip2"),
-    b"xz": _compressor_entry("TCFM", "xz", slow_from_level=4, faster="xz -T0 -1"),
+    b"xz": _compressor_entry("TCFM", "xz", ALIKE, slow_from_level=4, faster="xz -T0 -1"),
     b"pixz": _compressor_entry("pt", "xz"),
     b"zstd": _compressor_entry("oTDBM", "zstd"),
     b"pzstd": _compressor_entry("po", "zstd"),
     b"zstdmt": _compressor_entry("oTDBM", "zstd"),
-    b"lz4": _compressor_entry("B", "lz4", output_operand=True),
-    b"gunzip": _decompressor_entry("S", "gzip"),
-    b"zcat": _decompressor_entry("S", "gzip", QUIET),
+    b"lz4": _compressor_entry("B", "lz4", output_operand=True, file_input=(_LZ4_SIZE,)),
+    b"gunzip": _decompressor_entry("S", "gzip", ALIKE),
+    b"zcat": _decompressor_entry("S", "gzip", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
     b"unpigz": _decompressor_entry("SbpIJ", "gzip"),
-    b"bunzip2": _decompressor_entry("", "bzip2"),
-    b"bzcat": _decompressor_entry("", "bzip2", QUIET),
-    b"unxz": _decompressor_entry("TCFM", "xz"),
-    b"xzcat": _decompressor_entry("TCFM", "xz", QUIET),
+    b"bunzip2": _decompressor_entry("", "bzip2", ALIKE),
+    b"bzcat": _decompressor_entry("", "bzip2", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
+    b"unxz": _decompressor_entry("TCFM", "xz", ALIKE),
+    b"xzcat": _decompressor_entry("TCFM", "xz", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
     b"unzstd": _decompressor_entry("oTDBM", "zstd"),
-    b"zstdcat": _decompressor_entry("oTDBM", "zstd", QUIET),
+    b"zstdcat": _decompressor_entry("oTDBM", "zstd", QUIET, Trait.DECOMPRESSES_TO_STDOUT),
     b"unlz4": _decompressor_entry("B", "lz4", output_operand=True),
-    b"lz4cat": _decompressor_entry("B", "lz4"),
+    b"lz4cat": _decompressor_entry("B", "lz4", Trait.DECOMPRESSES_TO_STDOUT),
     # Archives.
     b"tar": _tar(),
     b"gtar": _tar(),
@@ -503,7 +661,9 @@ PROGRAMS: dict[bytes, Program] = {
     ),  # fmt: skip
     b"sftp": _entry(OptionSpec(short_with_value="BbcDFiJlPRSsoX", options_end_at_operand=True), Trait.COPIES_TO_HOSTS),
     **dict.fromkeys((b"nc", b"ncat", b"netcat", b"socat"), _entry(DEFAULT, Trait.SENDS_STDIN)),
-    b"pv": _entry(DEFAULT, Trait.BUFFER, Trait.COPIES_FILES_OUT),
+    b"pv": _entry(_PV, Trait.BUFFER, Trait.COPIES_FILES_OUT, file_input=(_PV_SIZE,)),
+    # dd's words are operands (`if=F`, `count=1`); its file_input entries match them by `KEY=`.
+    b"dd": _entry(DEFAULT, file_input=(_DD_RECORDS, _DD_COUNTS)),
     **dict.fromkeys((b"mbuffer", b"buffer"), _entry(DEFAULT, Trait.BUFFER)),
     # Mounts.
     b"mount": _mount(),
@@ -559,8 +719,9 @@ PROGRAMS: dict[bytes, Program] = {
     b"kubectl": _entry(_KUBECTL, Trait.RUNS_ELSEWHERE),
     b"oc": _entry(_KUBECTL, Trait.RUNS_ELSEWHERE),
     # Wrappers: they run the program named after their own options.
-    **{name: _wrapper(spec) for name, spec in _WRAPPER_SPECS.items() if name not in (b"command", b"exec")},
+    **{name: _wrapper(spec) for name, spec in _WRAPPER_SPECS.items() if name not in (b"command", b"exec", b"time")},
     b"command": _wrapper(_WRAPPER_SPECS[b"command"], Trait.RUNS_BUILTINS),
+    b"time": _wrapper(_WRAPPER_SPECS[b"time"], Trait.RUNS_BUILTINS),  # bash's keyword: `time set -e` sets errexit
     b"exec": _wrapper(_WRAPPER_SPECS[b"exec"], STATE, FLOW, SPECIAL, Trait.SHAPES_LATER_COMMANDS),
 }
 

@@ -11,11 +11,20 @@ from pipelint.finding import Edit
 from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 from pipelint.rewrites.stage_removal import all_drain_after
-from pipelint.rewrites.subshell import expansion_may_fail
+from pipelint.rewrites.subshell import enters_current_shell, expansion_may_fail
 
 
-def absorb_next_stage(pipeline: Pipeline, index: int, context: Context) -> Edit | None:
+def comment_between(pipeline: Pipeline, index: int, context: Context) -> bool:
+    """A comment stands between stage index and the next (`sort f |  # dedupe⏎ uniq`): an edit that
+    deletes `| NEXT` would delete it. The rule reports, without a fix."""
+    return context.has_comment(pipeline.stages[index].end, pipeline.stages[index + 1].command.end_byte)
+
+
+def absorb_next_stage(pipeline: Pipeline, index: int, context: Context, *, across_comments: bool = False) -> Edit | None:
     """The edit that deletes `| NEXT` after stage index, so stage index takes NEXT's place.
+
+    across_comments: the edit even where a comment stands between them (`comment_between`),
+    for a rule that reports there without the fix; otherwise None there.
 
     NEXT may keep a stdout redirect when it ends the pipeline (`| wc -l > n.txt`):
     tree-sitter puts it after the whole pipeline, so it then applies to the
@@ -37,7 +46,7 @@ def absorb_next_stage(pipeline: Pipeline, index: int, context: Context) -> Edit 
         descriptor, operator_text, _ = syntax.redirect_parts(redirect)
         if operator_text not in (">", ">>", ">|") or descriptor not in (None, 1):
             return None
-    if context.has_comment(stage.end, following.command.end_byte):
+    if not across_comments and comment_between(pipeline, index, context):
         return None  # a comment between the stages would be lost
     return Edit.delete(stage.end, following.command.end_byte)
 
@@ -69,7 +78,10 @@ def merge_unsafe_reason(pipeline: Pipeline, index: int, context: Context) -> str
     if last and may_fail(pipeline.stages[index]) and status_observed(pipeline.root, context.facts):
         return "the pipeline's exit status becomes the first command's, which fails where the second succeeded"
     stage, following = pipeline.stages[index], pipeline.stages[index + 1]
-    if (len(pipeline.stages) == 2 or following.redirects) and expansion_may_fail(stage, context):
+    # Alone, or last where the last stage runs in the current shell (`lastpipe`, ksh), a word that fails to
+    # expand ends the script, where in a stage of the pipeline it ended that stage.
+    alone = enters_current_shell(pipeline, context, becomes_last=last)
+    if (alone or following.redirects) and expansion_may_fail(stage, context):
         return "a word of the first command that fails to expand (`set -u`, `${x:?}`) would end the script or skip the redirect"
     names = {stage.name, following.name}
     if any(context.redefines(name) for name in names):

@@ -14,13 +14,18 @@ from pipelint.shell import syntax
 
 def several_readers(command: Node) -> bool:
     """A compound consumer in which more than one command may read the input (`(head -n 1; wc -l)`)."""
+    return command.type != "command" and len(readers(command)) > 1
+
+
+def readers(command: Node) -> list[Node]:
+    """The simple commands in command (itself, or those inside a compound) that may read its stdin."""
     if command.type == "command":
-        return False
-    readers = 0
-    for node in syntax.walk(command):
-        if node.type == "command" and not has(syntax.command_name(node), Trait.NEVER_READS_STDIN) and not _own_stdin(node):
-            readers += 1
-    return readers > 1
+        return [command]
+    return [
+        node
+        for node in syntax.walk(command)
+        if node.type == "command" and not has(syntax.command_name(node), Trait.NEVER_READS_STDIN) and not _own_stdin(node)
+    ]
 
 
 def _own_stdin(command: Node) -> bool:

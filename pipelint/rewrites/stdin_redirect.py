@@ -8,19 +8,21 @@ the fix's safety the same way.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tree_sitter import Node
 
 from pipelint.shell import syntax
 from pipelint.programs.command import Command
-from pipelint.programs.table import Trait, has, program
+from pipelint.embedded.shell_runners import scripts_run_by
+from pipelint.programs.table import FileInput, ReadsFileDifferently, Trait, has, program
 from pipelint.finding import Applicability, Edit, Fix
 from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rewrites.stage_removal import all_drain_after
 from pipelint.rule import Context
 from pipelint.facts.exit_status import IGNORED, TESTED, stage_status_observed, status_use
-from pipelint.rewrites.stdin_readers import several_readers
+from pipelint.rewrites.stdin_readers import readers, several_readers
 from pipelint.rewrites.subshell import escape_reason, expansion_escape_reason, expansion_may_fail, failed_redirect_escape_reason
 
 
@@ -32,8 +34,11 @@ class StdinRewrite:
     applicability: Applicability
     consumer: str  # how the consumer is named in messages
     unsafe_because: str | None = None  # what else the fix may change, for the finding's help
+    added_option: str | None = None  # an option the fix gives the consumer so it reads the file as the pipe (`-n`)
 
     def as_fix(self, title: str) -> Fix:
+        if self.added_option is not None:
+            title += f", adding `{self.added_option}`"
         return Fix(title, self.applicability, tuple(sorted(self.edits)))
 
     @property
@@ -89,11 +94,143 @@ def rewrite(
         reason = "a word of the here-document that fails to expand would report it where the consumer's stderr goes"
     if reason is None and body_may_fail and not reader_may_fail:
         reason = _skipped_consumer_observed(pipeline, context)
+    differences = file_input_differences(consumer, context)
+    if any(difference.fact.how is FileInput.NEVER_ENDS for difference in differences):
+        return None  # `tail -f < FILE` follows the file for ever, where the pipe ended
+    kept = [difference.kept_by(consumer) for difference in differences if difference.fact.how is FileInput.OUTPUT]
+    if reason is None and None in kept:
+        reason = next(d.fact.because for d, edit in zip(differences, kept) if edit is None)
+    added = [edit for edit in kept if edit is not None]
     may_fail = reader_may_fail or body_may_fail
     insert = _after_own_redirects(consumer, redirect) if may_fail else Edit.insert(consumer.command.end_byte, b" " + redirect)
-    edits = (Edit.delete(reader.start, consumer.start), insert)
+    edits = (Edit.delete(reader.start, consumer.start), insert, *added)
     applicability = Applicability.UNSAFE if unsafe or reason else Applicability.SAFE
-    return StdinRewrite(edits, applicability, consumer_label(consumer), reason)
+    option = added[0].content.strip().decode() if added else None
+    return StdinRewrite(edits, applicability, consumer_label(consumer), reason, option)
+
+
+# A consumer whose name is computed (`$compress`) may be any program, gzip among them.
+_COMPUTED_CONSUMER = ReadsFileDifferently(
+    FileInput.OUTPUT,
+    "the consumer's name is computed, and some programs read a regular file otherwise than a pipe (gzip stores"
+    " the file's time in its header)",
+)
+
+
+@dataclass(frozen=True)
+class FileDifference:
+    """A program-table fact (`ReadsFileDifferently`) that holds for a command that would read the file."""
+
+    fact: ReadsFileDifferently
+    command: Command | None  # None: a command seen only by name (in `sh -c '…'`) or a computed one
+
+    def kept_by(self, consumer: Stage) -> Edit | None:
+        """The edit that gives the consumer the fact's `kept_by` option, where that keeps what it wrote.
+
+        Only on the consumer's own simple command (`cat f | gzip` → `gzip -n < f`), and not after an
+        option that would undo it (`gzip -N`: the last of -n/-N wins).
+        """
+        command, option = self.command, self.fact.kept_by
+        if option is None or command is None or command is not consumer.command_model or command.program_node is None:
+            return None
+        if _has_any(command, self.fact.undone_by) is not False:
+            return None
+        return Edit.insert(command.program_node.end_byte, b" " + option.encode())
+
+
+def file_input_differences(consumer: Stage, context: Context) -> list[FileDifference]:
+    """What the program table says changes when the consumer reads a regular file instead of the pipe.
+
+    The consumer itself, or each command inside a compound consumer or a function of the script it
+    calls that may read the input; in `sh -c 'TEXT'` the programs TEXT names. Where options are
+    computed, a fact that some option turns off is taken to hold.
+    """
+    found: list[FileDifference] = []
+    for node in _reading_commands(consumer.command, context):
+        model = context.command(node)
+        if model.program is None:
+            found.append(FileDifference(_COMPUTED_CONSUMER, None))
+            continue
+        for fact in program(model.program).file_input:
+            if _holds(fact, model, context):
+                found.append(FileDifference(fact, model))
+        if has(model.program, Trait.SHELL) or has(model.program, Trait.SWITCHES_USER):
+            found += [FileDifference(fact, None) for fact in _named_in_shell_text(model)]
+    return found
+
+
+def _reading_commands(command: Node, context: Context) -> list[Node]:
+    """The simple commands that may read the consumer's input: in it, and in the functions it calls."""
+    found = readers(command)
+    called = {syntax.command_name(node) for node in found} & context.facts.functions
+    if called:
+        for node in syntax.walk(context.root):
+            if node.type == "function_definition":
+                name = node.child_by_field_name("name")
+                body = node.child_by_field_name("body")
+                if name is not None and body is not None and syntax.text(name) in called:
+                    found += [inner for inner in readers(body) if inner not in found]
+    return found
+
+
+def _holds(fact: ReadsFileDifferently, command: Command, context: Context) -> bool:
+    """The fact holds for this command: one of its `with_options` (if any) is given, none of `unless_options`."""
+    if fact.with_options and _has_any(command, fact.with_options, context) is False:
+        return False
+    return not (_has_any(command, fact.unless_options, context) is True and _has_any(command, fact.undone_by, context) is False)
+
+
+def _has_any(command: Command, names: frozenset[str], context: Context | None = None) -> bool | None:
+    """Whether the command is given one of names (`-n`, `--follow`; dd's `count=`, `iflag=fullblock`).
+
+    None when it cannot be told: a computed word may be one (`"-$x"`, an unquoted `$opts` that may hold
+    an option, `"$op"=1` for dd).
+    """
+    if not names:
+        return False
+    options = [name for name in names if "=" not in name]
+    operands = [name for name in names if "=" in name]
+    if options and command.has(*options):
+        return True
+    unknown = not command.exact
+    if context is not None:
+        unknown = unknown or any(
+            syntax.has_unquoted_expansion(word) and context.facts.may_hold_dash_word(word) for word in command.arguments
+        )
+    for word in command.arguments if operands else ():
+        value = syntax.literal_value(word)
+        if value is None:
+            unknown = True
+        elif any(_operand_matches(value.decode("utf-8", "replace"), name) for name in operands):
+            return True
+    return None if unknown else False
+
+
+def _operand_matches(word: str, name: str) -> bool:
+    """`count=` matches `count=3`; `iflag=fullblock` matches `iflag=direct,fullblock`."""
+    key, _, wanted = name.partition("=")
+    given_key, equals, given = word.partition("=")
+    if not equals or given_key != key:
+        return False
+    return not wanted or wanted in given.split(",")
+
+
+def _named_in_shell_text(command: Command) -> list[ReadsFileDifferently]:
+    """`sh -c 'gzip > out'`, `su -c '…'`: the facts of the programs the text names (options not read).
+
+    The shell's commands inherit its stdin: they would read the file. A computed text may run anything.
+    """
+    names: set[bytes] = set()
+    for script in scripts_run_by(command):
+        for word in script.words:
+            text = syntax.literal_value(word)
+            if text is None:
+                return [_COMPUTED_CONSUMER]
+            names.update(_SHELL_WORD.split(text))
+    return [fact for name in sorted(names) for fact in program(syntax.basename(name)).file_input]
+
+
+_SHELL_WORD = re.compile(rb"[\s;|&()`$<>'\"{}]+")
 
 
 def _failure_reported_elsewhere(consumer: Stage, context: Context, redirect: bytes) -> str | None:
@@ -184,14 +321,19 @@ def _unsafe_because(pipeline: Pipeline, context: Context, reader_may_fail: bool)
     if several_readers(consumer.command):
         return "several commands read the input; from a file, one can seek back and leave the next a different part"
     if reader_may_fail:
-        missing = failed_redirect_escape_reason(pipeline, pipeline.stages[1]) or _missing_input_observed(pipeline, context)
+        missing = failed_redirect_escape_reason(pipeline, pipeline.stages[1], context) or _missing_input_observed(pipeline, context)
         if missing is not None:
             return missing  # said first: the reason most fixes of a file reader are unsafe
-    return _stopped_reader_observed(pipeline, context)
+    return stopped_reader_observed(pipeline, context)
 
 
-def _stopped_reader_observed(pipeline: Pipeline, context: Context) -> str | None:
-    """The consumer may succeed before it has read all of its input, and the script sees the reader killed.
+def stopped_reader_observed(pipeline: Pipeline, context: Context, index: int = 0) -> str | None:
+    """A stage after the reader (stage index) may stop reading early, and the script sees the reader killed.
+
+    The one answer for every fix that changes how a reader meets SIGPIPE: the
+    redirect that removes it (PL001…), and `splicecat`, whose 1 MiB pipe a
+    small input never fills (PL601: `cat a b | head -n 1` on 120 KB exits 141
+    under pipefail, `splicecat a b | head -n 1` 0).
 
     The reader then dies of SIGPIPE writing the rest, and `set -o pipefail`
     (or `PIPESTATUS`) makes that the pipeline's status: under pipefail,
@@ -207,7 +349,7 @@ def _stopped_reader_observed(pipeline: Pipeline, context: Context) -> str | None
     ignored = context.facts.ignores_sigpipe
     if not ignored and not stage_status_observed(pipeline.root, context.facts):
         return None  # nothing sees the reader die: asked first, no stage's model is read
-    if all_drain_after(pipeline, 0, context):
+    if all_drain_after(pipeline, index, context):
         return None  # each stage reads to the end: none stops early, nor dies of a later one's SIGPIPE
     if ignored:
         return (

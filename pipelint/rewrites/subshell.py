@@ -1,10 +1,18 @@
 """When shrinking a pipeline moves a stage out of its subshell.
 
-Every stage of a pipeline runs in a subshell (bash without `lastpipe`, dash).
-A fix that leaves a single command behind runs it in the current shell
+Every stage of a pipeline runs in a subshell in dash, busybox sh, mksh and
+bash. A fix that leaves a single command behind runs it in the current shell
 instead: a loop's variables then survive it, `read` sets a variable, `exit`
 ends the script, `break` leaves the loop around it (issue 13, class 3).
 Such a fix is unsafe, and the message says what would change.
+
+The LAST stage runs in the current shell in bash under `shopt -s lastpipe`
+(also `bash -O lastpipe`, `BASHOPTS=lastpipe`; it takes effect while job
+control is off, as in every script), in ksh93 and in zsh (issue 25, class 1).
+There a fix that removes the last stage (`a | while …; done | cat > out` →
+`a | while …; done > out`) moves the stage before it into the current shell.
+mksh runs every stage in a subshell, but a `#!/bin/ksh` script may meet
+ksh93 or mksh: a ksh script is read as both. zsh scripts are never linted.
 """
 
 from __future__ import annotations
@@ -15,17 +23,10 @@ from tree_sitter import Node
 
 from pipelint.programs.table import Trait, has
 from pipelint.shell import syntax
+from pipelint.shell.dialect import Dialect
 from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rule import Context
 
-
-
-def _plain_name(word: Node) -> bytes:
-    """A command word as the shell looks it up: `\\exit` and `'exit'` are `exit`."""
-    value = syntax.literal_value(word)
-    if value is not None:
-        return value
-    return syntax.text(word).replace(b"\\", b"").replace(b"'", b"").replace(b'"', b"")
 
 
 # In `$(( … ))`: `n++`, `--n`, `n = 1`, `n += 2` (not `==`, `!=`, `<=`, `>=`).
@@ -45,9 +46,29 @@ def _assigns_while_expanding(node: Node) -> bool:
     return False
 
 
-def escape_reason(pipeline: Pipeline, remaining: Stage, context: Context) -> str | None:
-    """What would escape into the current shell if the other stages went, or None when nothing can."""
-    if len(pipeline.stages) > 2:
+def last_stage_in_current_shell(pipeline: Pipeline, context: Context) -> bool:
+    """The pipeline's last stage may run in the current shell: a ksh script (ksh93 does), or `lastpipe` may be on."""
+    return context.dialect is Dialect.KSH or context.facts.option_at("lastpipe", pipeline.root.start_byte)
+
+
+def enters_current_shell(pipeline: Pipeline, context: Context, becomes_last: bool = False) -> bool:
+    """A fix that leaves `remaining` where the stages were may run it in the current shell where it ran in a subshell.
+
+    Alone (the pipeline had two stages) it does. In a longer pipeline only a
+    stage that becomes the last one may (becomes_last: the stage after it is
+    removed), and only where the last stage runs in the current shell.
+    """
+    if len(pipeline.stages) == 2:
+        return True
+    return becomes_last and last_stage_in_current_shell(pipeline, context)
+
+
+def escape_reason(pipeline: Pipeline, remaining: Stage, context: Context, becomes_last: bool = False) -> str | None:
+    """What would escape into the current shell if the other stages went, or None when nothing can.
+
+    becomes_last: the fix removes the stage after `remaining`, which then ends the pipeline.
+    """
+    if not enters_current_shell(pipeline, context, becomes_last):
         return None
     command = remaining.command
     if command.type == "subshell":
@@ -76,23 +97,25 @@ def expansion_may_fail(stage: Stage, context: Context, moved: bytes = b"") -> bo
     return b"?" in text or context.facts.option_at("nounset", stage.start)
 
 
-def expansion_escape_reason(pipeline: Pipeline, remaining: Stage, context: Context, moved: bytes = b"") -> str | None:
+def expansion_escape_reason(
+    pipeline: Pipeline, remaining: Stage, context: Context, moved: bytes = b"", becomes_last: bool = False
+) -> str | None:
     """When the fix leaves remaining alone in the current shell and its words may fail to expand: why that is unsafe."""
-    if len(pipeline.stages) > 2 or not expansion_may_fail(remaining, context, moved):
+    if not enters_current_shell(pipeline, context, becomes_last) or not expansion_may_fail(remaining, context, moved):
         return None
     return "a word that fails to expand (`set -u`, `${x:?}`) would end the script instead of one stage of the pipeline"
 
 
-def failed_redirect_escape_reason(pipeline: Pipeline, remaining: Stage) -> str | None:
+def failed_redirect_escape_reason(pipeline: Pipeline, remaining: Stage, context: Context, becomes_last: bool = False) -> str | None:
     """When the fix leaves a special builtin alone in the current shell with a redirect that may fail."""
-    if len(pipeline.stages) > 2 or remaining.command.type != "command":
+    if not enters_current_shell(pipeline, context, becomes_last) or remaining.command.type != "command":
         return None
     word = remaining.command.child_by_field_name("name")
     # A redirect that fails on a special builtin ends a non-interactive POSIX shell
     # (dash, `bash --posix`), where it fails only the command elsewhere.
-    if word is None or not has(_plain_name(word), Trait.SPECIAL_BUILTIN):
+    if word is None or not has(syntax.lookup_name(word), Trait.SPECIAL_BUILTIN):
         return None
-    return f"`{_plain_name(word).decode('utf-8', 'replace')}` is a special builtin: a missing file in its redirect would end a POSIX shell"
+    return f"`{syntax.lookup_name(word).decode('utf-8', 'replace')}` is a special builtin: a missing file in its redirect would end a POSIX shell"
 
 
 def _compound_label(command: Node) -> str:
@@ -111,7 +134,7 @@ def _simple_command_reason(command: Node, context: Context) -> str | None:
     for index, word in enumerate(words):
         if b"$" in syntax.text(word) or b"`" in syntax.text(word):
             return "a computed command name could name a builtin or a function"
-        name = _plain_name(word)
+        name = syntax.lookup_name(word)
         if index > 0 and name.startswith(b"-"):
             continue  # `command -p read`
         label = name.decode("utf-8", "replace")

@@ -18,7 +18,8 @@ from pipelint.shell import syntax
 from pipelint.finding import Fix
 from pipelint.programs.pipeline import Pipeline
 from pipelint.rule import Context
-from pipelint.rewrites.stdin_redirect import StdinRewrite, can_take_stdin, rewrite
+from pipelint.programs.table import FileInput
+from pipelint.rewrites.stdin_redirect import StdinRewrite, can_take_stdin, consumer_label, file_input_differences, rewrite
 
 
 @dataclass(frozen=True)
@@ -41,12 +42,17 @@ class UselessReader:
     @property
     def consumer(self) -> str:
         """How the consumer is named in messages."""
-        return self.rewrite.consumer if self.rewrite is not None else "the next command"
+        return self.rewrite.consumer if self.rewrite is not None else consumer_label(self.pipeline.stages[1])
 
-    @property
-    def unsafe_because(self) -> str | None:
-        """Why the fix is unsafe beyond the reader's own shape, for the finding's help."""
-        return None if self.rewrite is None else self.rewrite.help
+    def help(self, consumer: str | None = None) -> str | None:
+        """The finding's help: why the fix is unsafe beyond the reader's own shape, or, where a comment
+        between the stages keeps the fix out, what to do by hand."""
+        if self.rewrite is None:
+            return (
+                f"Redirect {self.file_label} into {consumer or self.consumer} by hand: "
+                "a comment stands between the stages, where the fix would delete it"
+            )
+        return self.rewrite.help
 
     def redirect_fix(self, consumer: str | None = None) -> Fix | None:
         """`Redirect FILE into CONSUMER`, or None where the rewrite cannot be made (a comment between)."""
@@ -77,9 +83,11 @@ def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | N
     variables = _unquoted_variables(operand)
     if variables is None and (not syntax.is_single_word(operand) or operand.type == "process_substitution"):
         return None
+    if variables is not None and any(context.facts.holds_a_list(name) for name in variables):
+        return None  # `files=$*; cat $files | wc -l`: several files, not one
     if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in reader.all_redirects):
         return None  # `cat f 2>&1 >/dev/null | …` feeds the pipe its errors, not the file
-    if not can_take_stdin(pipeline, context):
+    if not can_take_stdin(pipeline, context) or pipe_is_the_point(pipeline, context):
         return None
     unsafe = (
         bool(reader.all_redirects)  # `cat f 2>err`: the fix would not create err
@@ -94,6 +102,17 @@ def _find_useless_cat(pipeline: Pipeline, context: Context) -> UselessReader | N
         return _useless_cat(pipeline, context, b'"' + syntax.text(operand) + b'"', unsafe=unsafe or not one_word)
     unsafe = unsafe or syntax.has_unquoted_expansion(operand)
     return _useless_cat(pipeline, context, syntax.text(operand), unsafe=unsafe)
+
+
+def pipe_is_the_point(pipeline: Pipeline, context: Context) -> bool:
+    """The consumer ends, or runs as fast, only because it reads a pipe: the reader copies for a reason.
+
+    `cat f | tail -f` ends with the pipe where `tail -f < f` follows the file for ever; GNU sort
+    sorts a large file with 1.4× the CPU from `< f` as from the pipe (the program table's
+    `ReadsFileDifferently`, measured by tests/benchmarks/bench_redirect.py).
+    """
+    differences = file_input_differences(pipeline.stages[1], context)
+    return any(difference.fact.how is not FileInput.OUTPUT for difference in differences)
 
 
 def _useless_cat(pipeline: Pipeline, context: Context, operand: bytes, *, unsafe: bool) -> UselessReader:
@@ -179,7 +198,7 @@ def find_useless_dd(pipeline: Pipeline, context: Context) -> UselessReader | Non
         return None  # dd's bs= is the tape's record size: the reader is the point (issue 13 class 15)
     if any(syntax.redirects_stdin(r) or syntax.redirects_stdout(r) for r in reader.all_redirects):
         return None  # `dd if=f 2>&1 >/dev/null | …` pipes its statistics, not the file
-    if not can_take_stdin(pipeline, context):
+    if not can_take_stdin(pipeline, context) or pipe_is_the_point(pipeline, context):
         return None
     silent = status is not None and status.value == b"none"
     unsafe = (

@@ -23,4 +23,4 @@ class UselessCatRule(Rule):
         if found is None or dump_consumer(pipeline.stages[1].command_model) is not None:
             return  # PL004 reports dump imports
         message = f"`cat` only feeds {found.file_label} into {found.consumer}: read it with a redirect"
-        yield self.finding(message, *found.span, found.redirect_fix(), help=found.unsafe_because)
+        yield self.finding(message, *found.span, found.redirect_fix(), help=found.help())

@@ -22,11 +22,15 @@ def _is_bare_cat(stage: Stage, context: Context) -> bool:
     return all(syntax.literal_value(word) == b"-" for word in stage.arguments) and len(stage.arguments) <= 1
 
 
+# Where an edit would delete a comment between the stages, the finding says what to do by hand.
+_BY_HAND = "{} by hand: a comment stands between the stages, where the fix would delete it"
+
+
 class PassThroughCatRule(Rule):
     code = "PL003"
     name = "pass-through-cat"
     severity = Severity.WARNING
-    fix_availability = FixAvailability.ALWAYS
+    fix_availability = FixAvailability.SOMETIMES  # none when a comment stands between the stages
     shellcheck_codes = ("SC2002",)
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
@@ -46,14 +50,14 @@ class PassThroughCatRule(Rule):
         cat, following = pipeline.stages[index], pipeline.stages[index + 1]
         if cat.all_redirects:
             return None
+        message = "`cat` in the middle of a pipeline copies every byte for nothing"
         if context.has_comment(cat.end, following.start):
-            return None  # keep comments: no finding we could not fix cleanly
+            return self.finding(message, cat.start, cat.end, help=_BY_HAND.format("Remove the `cat` stage"))
         reason = stage_removal.unsafe_reason(pipeline, index, context)
         if reason is None and context.redefines(b"cat"):
             reason = "a sourced file could define `cat`"
         applicability = Applicability.UNSAFE if reason else Applicability.SAFE
         fix = self.fix("Remove the `cat` stage", applicability, Edit.delete(cat.start, following.start))
-        message = "`cat` in the middle of a pipeline copies every byte for nothing"
         return self.finding(message, cat.start, cat.end, fix, help=_help(reason))
 
     def _before_file(self, pipeline: Pipeline, previous: Stage, cat: Stage, context: Context) -> Finding | None:
@@ -67,21 +71,22 @@ class PassThroughCatRule(Rule):
             return None
         if any(syntax.redirects_stdout(r) for r in previous.all_redirects):
             return None
-        if context.has_comment(previous.end, cat.start):
-            return None
+        message = "`cat` only copies the pipeline's output into a file: redirect the previous command instead"
         target = syntax.text(redirects[0])
+        if context.has_comment(previous.end, cat.start):
+            title = f"Redirect straight to the file ({target.decode('utf-8', 'replace')})"
+            return self.finding(message, cat.start, cat.end, help=_BY_HAND.format(title))
         reason = self._before_file_unsafe(pipeline, previous, context)
         fix = self.fix(
             f"Redirect straight to the file ({target.decode('utf-8', 'replace')})",
             Applicability.UNSAFE if reason else Applicability.SAFE,
             *_move_redirect(previous, redirects[0], target),
         )
-        message = "`cat` only copies the pipeline's output into a file: redirect the previous command instead"
         return self.finding(message, cat.start, cat.end, fix, help=_help(reason))
 
     @staticmethod
     def _before_file_unsafe(pipeline: Pipeline, previous: Stage, context: Context) -> str | None:
-        escape = escape_reason(pipeline, previous, context)
+        escape = escape_reason(pipeline, previous, context, becomes_last=True)
         if escape is not None:
             return escape
         if context.facts.reads_pipestatus or status_observed(pipeline.root, context.facts):

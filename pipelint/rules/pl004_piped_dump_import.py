@@ -27,4 +27,4 @@ class PipedDumpImportRule(Rule):
         if tool is None:
             return
         message = f"{tool} reads {found.file_label} through a `cat` pipe: {evidence.PIPED_DUMP}"
-        yield self.finding(message, *found.span, found.redirect_fix(tool), help=found.unsafe_because)
+        yield self.finding(message, *found.span, found.redirect_fix(tool), help=found.help(tool))

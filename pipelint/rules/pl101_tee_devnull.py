@@ -44,6 +44,7 @@ class TeeDevNullRule(Rule):
             if context.carriage_return_after(stage.end):
                 continue  # CRLF: bash runs `tee '/dev/null\r'`, or `tee\r`
             label = "tee /dev/null" if tee.files else "tee"
+            unsafe_because = None
             if index == len(stages) - 1:
                 fix = self._last(pipeline, stages[index - 1], stage, label, context)
             elif not _only_stderr_redirects(stage):
@@ -51,22 +52,26 @@ class TeeDevNullRule(Rule):
             elif index == 0:
                 fix = self._first(pipeline, stage, stages[1], label, context)
             else:
-                fix = self._middle(pipeline, index, tee, label, context)
+                fix, unsafe_because = self._middle(pipeline, index, tee, label, context)
             what = "copies every byte and throws the copy away" if tee.files else "with no file only copies its input to its output"
-            yield self.finding(f"`{label}` {what}: the stage costs a process and a copy for nothing", stage.start, stage.end, fix)
+            message = f"`{label}` {what}: the stage costs a process and a copy for nothing"
+            help_text = f"The fix is unsafe: {unsafe_because}." if unsafe_because else None
+            yield self.finding(message, stage.start, stage.end, fix, help=help_text)
 
-    def _middle(self, pipeline: Pipeline, index: int, tee: tee_command.Tee, label: str, context: Context) -> Fix | None:
+    def _middle(
+        self, pipeline: Pipeline, index: int, tee: tee_command.Tee, label: str, context: Context
+    ) -> tuple[Fix | None, str | None]:
+        """The fix that removes a middle stage, and why it is unsafe (None: safe)."""
         stage, following = pipeline.stages[index], pipeline.stages[index + 1]
         if context.has_comment(stage.end, following.start):
-            return None  # a comment between the stages would go with it
+            return None, None  # a comment between the stages would go with it
         reason = stage_removal.unsafe_reason(pipeline, index, context)
         if reason is None and tee.ignores_sigpipe:
             reason = "`tee -p` keeps reading after the next stage exits"
         if reason is None and context.redefines(b"tee"):
             reason = "a file the script sources may define `tee`"
-        if reason is None:
-            return self.fix(f"Remove the `{label}` stage", Applicability.SAFE, Edit.delete(stage.start, following.start))
-        return self.fix(f"Remove the `{label}` stage (unsafe: {reason})", Applicability.UNSAFE, Edit.delete(stage.start, following.start))
+        safety = Applicability.SAFE if reason is None else Applicability.UNSAFE
+        return self.fix(f"Remove the `{label}` stage", safety, Edit.delete(stage.start, following.start)), reason
 
     def _first(self, pipeline: Pipeline, stage: Stage, following: Stage, label: str, context: Context) -> Fix | None:
         if context.has_comment(stage.end, following.start) or stage.all_redirects:

@@ -8,6 +8,7 @@ from tree_sitter import Node
 
 from pipelint.rules import evidence
 from pipelint.facts import mounts
+from pipelint.facts.outside import Outside
 from pipelint.shell import syntax
 from pipelint.programs import tee_command
 from pipelint.facts.script import ScriptFacts
@@ -26,10 +27,11 @@ class TeeSlowMountRule(Rule):
     name = "tee-slow-mount"
     severity = Severity.WARNING
     fix_availability = FixAvailability.NEVER
+    reads_outside = frozenset({Outside.MOUNT_TABLE})
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         facts = context.facts  # what a path means depends on the whole script: `LOG=…`, `mount …`
-        system = mounts.load(context.mountinfo)
+        system = context.outside.mount_table()
         if not context.slow_mounts and not system.any_slow and not facts.mounts_slow_filesystem:
             # Nothing on this machine or in the script is slow: no stage or path is read. Asked
             # first: once per file it costs a look at the commands' names, then three attributes
@@ -127,10 +129,10 @@ def _bounded_producer(stage: Stage, context: Context) -> bool:
     model = stage.command_model
     if model is None or model.wrappers or context.defines(model.program):
         return False
-    if any(node.type in ("command_substitution", "process_substitution") for argument in model.arguments for node in syntax.walk(argument)):
-        return False  # `echo "$(cat big.log)"`
     if has(model.program, Trait.BOUNDED_OUTPUT):
-        return True  # `date | tee -a /nfs/log` waits for one small write, not the pipeline's bytes
+        # `date | tee -a /nfs/log`, `echo "$(date) : started" | tee -a /nfs/log`: one write of what the
+        # shell holds already (a `$(…)` ran to its end before echo starts), nothing for a stage to wait on.
+        return True
     fed = [r for r in stage.all_redirects if r.type in ("herestring_redirect", "heredoc_redirect")]
     return model.program == b"cat" and not model.operands and bool(fed)
 

@@ -27,4 +27,4 @@ class UselessDdReaderRule(Rule):
             message = f"{tool} reads {found.file_label} through a `dd` pipe: {evidence.PIPED_DUMP}"
         else:
             message = f"`dd` only reads {found.file_label} into {found.consumer}: read it with a redirect"
-        yield self.finding(message, *found.span, found.redirect_fix(tool), help=found.unsafe_because)
+        yield self.finding(message, *found.span, found.redirect_fix(tool), help=found.help(tool))

@@ -13,6 +13,7 @@ from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.programs.command import Command, Option
 from pipelint.programs.remote_commands import Ssh, parse_ssh, parse_upload
 from pipelint.programs.table import Trait, has, named
+from pipelint.facts.static_paths import static_path
 from pipelint.rule import Context, Rule
 
 # The stages whose output may be compressed data, by their name as written (a wrapped
@@ -20,8 +21,71 @@ from pipelint.rule import Context, Rule
 _SOURCES = named(Trait.COMPRESSOR) | named(Trait.TAR) | named(Trait.COPIES_FILES_OUT) | {b"dd"}
 
 
+_SUFFIXES = tuple(suffix.encode() for suffix in compressors.COMPRESSED_SUFFIXES)
+
+
 def _compressed_name(value: bytes) -> bool:
-    return value.lower().endswith(tuple(suffix.encode() for suffix in compressors.COMPRESSED_SUFFIXES))
+    return value.lower().endswith(_SUFFIXES)
+
+
+def _compressed_glob(node: Node) -> bool:
+    """`/b/*.gz`, `"$DIR"/db-*.sql.gz`: a glob whose every match has a compressed name (none: no match)."""
+    if node.type not in ("word", "concatenation"):
+        return False
+    last = node.named_children[-1] if node.type == "concatenation" else node
+    if last.type != "word":
+        return False
+    tail = syntax.text(last).rsplit(b"/", 1)[-1]
+    star = tail.rfind(b"*")
+    if star == -1 or any(ch in tail for ch in b"?[{\\"):
+        return False
+    return _compressed_name(tail) and b"." in tail[star:] and _compressed_name(tail[star + 1 :])
+
+
+def _source_name(node: Node, context: Context) -> bytes | None:
+    """The name a copied file has as far as the script says: literal, a variable set once to a literal
+    (`F=/b/db.sql.gz; rsync -z "$F" h:`), or a glob of compressed names (`/b/*.gz`, shown as written)."""
+    value = syntax.literal_value(node)
+    if value is not None:
+        return value
+    known = static_path(node, context.facts.literal_variables)
+    if known is not None and known.complete:
+        return known.value
+    if _compressed_glob(node):
+        return syntax.text(node)
+    return None
+
+
+def _holds_only_compressed(folder: Node, command: Command, context: Context) -> bool:
+    """`mkdir -p "$B"; mysqldump db | gzip > "$B/db.sql.gz"; rsync -az "$B/" h:`: the script makes the
+    folder, and everything it names in there before the copy has a compressed name, one written at least."""
+    where = syntax.shape(folder).rstrip("/")
+    if not where or syntax.literal_value(folder) == b"/":
+        return False
+    made = None
+    for step in context.facts.steps_before(command.node):
+        model = context.command(step.command)
+        if model.program == b"mkdir" and any(syntax.shape(o).rstrip("/") == where for o in model.operands):
+            made = step.statement.start_byte
+    if made is None:
+        return False  # a folder the script did not make may hold anything
+    inside = where + "/"
+    written = False
+    for node in context.facts.commands_between(made, command.node.start_byte):
+        model = context.command(node)
+        words = [*model.arguments, *(syntax.redirect_parts(r)[2] for r in model.redirects if r.type == "file_redirect")]
+        for word in words:
+            if word is None or not syntax.shape(word).startswith(inside):
+                continue
+            if not _compressed_name(syntax.shape(word).encode()):
+                return False  # `cp my.cnf "$B/"`: something else goes there too
+            written = written or any(syntax.redirects_stdout(r) and syntax.redirect_parts(r)[2] == word for r in model.redirects)
+            written = written or model.program in _WRITERS
+    return written
+
+
+# Programs that write a file named by an operand or option (`tar czf "$B/www.tgz"`, `gzip -c … > f` is a redirect).
+_WRITERS = named(Trait.TAR) | named(Trait.COMPRESSOR) | named(Trait.DUMPS_DATABASE)
 
 
 def compressed_source(stage: Stage) -> str | None:
@@ -56,7 +120,7 @@ def compressed_source(stage: Stage) -> str | None:
 def _feeds_ssh(pipeline: Pipeline, index: int) -> tuple[Stage, Ssh] | None:
     for stage in pipeline.stages[index + 1 :]:
         if stage.is_simple:
-            ssh = parse_ssh(stage.command_model)
+            ssh = parse_ssh(stage.command_model, through_wrappers=True)  # `| nice ssh -C h …`
             if ssh is not None:
                 if any(syntax.redirects_stdin(r) for r in stage.all_redirects):
                     return None  # it reads that file, not the pipe (check_command looks at it)
@@ -107,6 +171,7 @@ class DoubleCompressionRule(Rule):
     severity = Severity.WARNING
     fix_availability = FixAvailability.ALWAYS
     programs = named(Trait.REMOTE_SHELL) | named(Trait.COPIES_TO_HOSTS)
+    reads_other_statements = True  # `rsync -z "$B/"`: the mkdir and the writes into that folder before it
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         for index, stage in enumerate(pipeline.stages[:-1]):
@@ -126,7 +191,7 @@ class DoubleCompressionRule(Rule):
             if finding is not None:
                 yield finding
             return
-        ssh = parse_ssh(command)
+        ssh = parse_ssh(command, through_wrappers=True)
         if ssh is None:
             return
         for redirect in ssh.command.redirects:
@@ -141,12 +206,16 @@ class DoubleCompressionRule(Rule):
 
     def _copy_finding(self, command: Command, context: Context) -> Finding | None:
         """`scp -C f.gz host:` / `rsync -z f.gz host:`: every file sent is compressed already."""
-        upload = parse_upload(command)
+        upload = parse_upload(command, through_wrappers=True)  # `nice scp -C`, `sshpass -f pw rsync -z`
         if upload is None or context.redefines(command.program):
             return None
-        names = [syntax.literal_value(source) for source in upload.sources]
-        if not names or any(name is None or not _compressed_name(name) for name in names):
-            return None  # a plain file, a folder or a computed name among them: compression may pay
+        names = [_source_name(source, context) for source in upload.sources]
+        if any(name is None or not _compressed_name(name) for name in names):
+            if len(names) != 1 or command.program != b"rsync":
+                return None  # a plain file, a folder or a computed name among them: compression may pay
+            if not _holds_only_compressed(upload.sources[0], command, context):
+                return None
+            names = [f"{syntax.shape(upload.sources[0])} (this script writes only compressed files there)".encode()]
         if command.program == b"rsync":
             if command.has(*_RSYNC_TUNING) or any(_skipped_by_rsync(name, command) for name in names):  # type: ignore[arg-type]
                 return None
@@ -159,6 +228,8 @@ class DoubleCompressionRule(Rule):
         return self._removal_finding(command.program.decode(), options, files, context)  # type: ignore[union-attr]
 
     def _finding(self, ssh: Ssh, what: str, context: Context) -> Finding | None:
+        if context.redefines(b"ssh"):
+            return None  # the script's (or a sourced file's) `ssh` function or alias gets `-C`, and may want it
         options = ssh.compression_options()
         if not options:
             return None
@@ -177,7 +248,7 @@ class DoubleCompressionRule(Rule):
         start = min(o.node.start_byte for o in options)
         end = max((o.value_node or o.node).end_byte for o in options)
         return self.finding(
-            f"`{tool} {spelled}` compresses {what}, which is already compressed: "
+            f"`{tool} {spelled}` compresses {what}, data that is already compressed: "
             "CPU spent on both ends for no smaller transfer",
             start,
             end,

@@ -12,7 +12,7 @@ from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.programs.table import Trait, has
 from pipelint.rule import Context, Rule
 from pipelint.facts.exit_status import substitution_status_discarded
-from pipelint.rewrites.stage_merge import absorb_next_stage, merge_unsafe_reason
+from pipelint.rewrites.stage_merge import absorb_next_stage, comment_between, merge_unsafe_reason
 
 
 # grep options that leave "how many lines are selected" alone, so `-c` counts
@@ -108,7 +108,7 @@ class GrepCountRule(Rule):
     name = "grep-count"
     severity = Severity.WARNING
     enabled_by_default = False  # a micro cost (about 1 ms a call): the PL5 group, `--extend-select PL5`
-    fix_availability = FixAvailability.ALWAYS
+    fix_availability = FixAvailability.SOMETIMES  # none when a comment stands between the stages
     shellcheck_codes = ("SC2126",)
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
@@ -128,11 +128,15 @@ class GrepCountRule(Rule):
                 continue
             if context.carriage_return_after(wc.command.end_byte):
                 continue  # CRLF: bash runs `wc -l\r`; the fix would hand the \r to grep's last word (issue 13 class 9)
-            removal = absorb_next_stage(pipeline, index, context)
+            removal = absorb_next_stage(pipeline, index, context, across_comments=True)
             if removal is None:
                 continue
             name_node = grep.command.child_by_field_name("name")
             grep_label = grep.name.decode("utf-8", "replace")
+            if comment_between(pipeline, index, context):
+                help = f"Count with `{grep_label} -c` by hand: a comment stands between the stages, where the fix would delete it"
+                yield self.finding(MESSAGE.format(grep=grep_label), grep.start, wc.command.end_byte, None, help)
+                continue
             reason = _unsafe_reason(pipeline, index, context)
             safety = Applicability.UNSAFE if reason else Applicability.SAFE
             fix = self.fix(f"Count with `{grep_label} -c`", safety, Edit.insert(name_node.end_byte, b" -c"), removal)

@@ -9,7 +9,7 @@ from pipelint.programs.command import Command
 from pipelint.finding import Applicability, Edit, Finding, FixAvailability, Severity
 from pipelint.programs.pipeline import Pipeline, Stage
 from pipelint.rule import Context, Rule
-from pipelint.rewrites.stage_merge import absorb_next_stage, merge_unsafe_reason
+from pipelint.rewrites.stage_merge import absorb_next_stage, comment_between, merge_unsafe_reason
 
 # sort options that do not change which lines compare equal, so `-u` drops
 # exactly the lines `uniq` would.  Keys (-k, -t), -f, -n, -b, -M, -V, … make
@@ -58,7 +58,7 @@ class SortUniqRule(Rule):
     name = "sort-uniq"
     severity = Severity.WARNING
     enabled_by_default = False  # a micro cost (about 1 ms a call): the PL5 group, `--extend-select PL5`
-    fix_availability = FixAvailability.ALWAYS
+    fix_availability = FixAvailability.SOMETIMES  # none when a comment stands between the stages
 
     def check_pipeline(self, pipeline: Pipeline, context: Context) -> Iterator[Finding]:
         if context.defines(b"sort") or context.defines(b"uniq"):
@@ -75,10 +75,15 @@ class SortUniqRule(Rule):
             unique = already_unique(sort.command_model)
             if unique is None:
                 continue
-            removal = absorb_next_stage(pipeline, index, context)
+            removal = absorb_next_stage(pipeline, index, context, across_comments=True)
             if removal is None:
                 continue
-            yield self._finding(pipeline, index, unique, removal, context)
+            finding = self._finding(pipeline, index, unique, removal, context)
+            if comment_between(pipeline, index, context):
+                title = finding.fix.title.split(" (unsafe")[0]  # type: ignore[union-attr]
+                help = f"{title} by hand: a comment stands between the stages, where the fix would delete it"
+                finding = self.finding(finding.message, finding.start, finding.end, None, help)
+            yield finding
 
     def _finding(self, pipeline: Pipeline, index: int, unique: bool, removal: Edit, context: Context) -> Finding:
         sort, uniq = pipeline.stages[index], pipeline.stages[index + 1]
@@ -95,6 +100,5 @@ class SortUniqRule(Rule):
             message = "`sort | uniq` copies every line through a pipe to drop duplicates: `sort -u` drops them while sorting"
             title = "Let `sort -u` drop the duplicates"
         safety = Applicability.SAFE if reason is None else Applicability.UNSAFE
-        if reason is not None:
-            title += f" (unsafe: {reason})"
-        return self.finding(message, sort.start, uniq.command.end_byte, self.fix(title, safety, *edits))
+        help_text = None if reason is None else f"The fix is unsafe: {reason}."
+        return self.finding(message, sort.start, uniq.command.end_byte, self.fix(title, safety, *edits), help=help_text)

@@ -57,10 +57,12 @@ class EchoPipeRule(Rule):
         consumer = consumer_label(pipeline.stages[1])
         moved = rewrite(pipeline, context, b"<<< " + syntax.text(word), unsafe=True)
         fix = None if moved is None else moved.as_fix(f"Give the text to {moved.consumer} as a here-string")
+        by_hand = f"Give the text to {consumer} as a here-string by hand: a comment stands between the stages, where the fix would delete it"
         yield self.finding(
             f"`{writer.name.decode()} … |` forks a subshell only to feed one line to {consumer}: "
             "a here-string needs no extra process",
             writer.start,
             writer.command.end_byte,
             fix,
+            help=by_hand if moved is None else None,
         )

@@ -86,7 +86,9 @@ class DoubleSortRule(Rule):
         absorb = absorb_next_stage(pipeline, index, context)
         if edits is None or absorb is None or context.carriage_return_after(second.command.end_byte):
             return None, None
-        reason = merge_unsafe_reason(pipeline, index, context) or escape_reason(pipeline, first, context)
+        reason = merge_unsafe_reason(pipeline, index, context) or escape_reason(
+            pipeline, first, context, becomes_last=index + 2 == len(pipeline.stages)
+        )
         if reason is None and _writes_named_file(second):
             reason = "with its input missing, `sort -o FILE` fails before it opens FILE, where the second sort emptied it"
         applicability = Applicability.UNSAFE if reason else Applicability.SAFE

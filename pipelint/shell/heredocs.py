@@ -322,6 +322,17 @@ class _Scanner:
             self.position = position + 1
 
 
+def word_end(source: bytes, start: int) -> int:
+    """The end of the shell word at start: quotes, substitutions and escapes whole, up to a blank or metacharacter."""
+    scanner = _Scanner(source, start)
+    size = len(source)
+    while scanner.position < size and source[scanner.position] not in _METACHARACTERS:
+        if source[scanner.position] == 0x23 and scanner.position == start:
+            break  # a `#` there starts a comment, not a word
+        scanner.step()
+    return min(scanner.position, size)
+
+
 def _skip_double_quoted(source: bytes, position: int) -> int:
     size = len(source)
     while position < size:

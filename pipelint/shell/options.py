@@ -11,8 +11,11 @@ read here, and nowhere else:
   '…'`, `sh -ec '…'`, a Dockerfile's `SHELL ["/bin/bash", "-eo",
   "pipefail", "-c"]`, a workflow's `shell: bash -e {0}`;
 - the interpreter line: `#!/bin/bash -e`, `#!/usr/bin/env -S bash -eo pipefail`;
-- `SHELLOPTS` in the environment, which bash reads when it starts
-  (`SHELLOPTS=errexit:pipefail bash -c '…'`, or exported by the script).
+- the environment a shell starts with (`startup_environment`): bash turns on
+  the `set -o` names of `SHELLOPTS` and the `shopt` names of `BASHOPTS`
+  (`SHELLOPTS=errexit bash -c '…'`, an `export SHELLOPTS` before `bash -c`, a
+  Dockerfile's `ENV SHELLOPTS=errexit`), and a bash that is not sh runs the
+  file `BASH_ENV` names first, which may turn on anything.
 
 Where options then are in force in a script (subshells, `set +e` later, a
 function called elsewhere) is `facts.shell_options`'s question.
@@ -101,12 +104,35 @@ def read_shell_arguments(words: Sequence[bytes | None]) -> OptionWords:
     errexit. An option word that is computed (`bash $opts -c …`) makes the
     result unknown.
     """
+    return read_shell_command_line(words).options
+
+
+@dataclass(frozen=True)
+class ShellCommandLine:
+    """A shell's command line read: its options, and what it runs."""
+
+    options: OptionWords
+    operand: int | None  # index in words of the first operand: the script file, or the text `-c` runs
+    runs_text: bool  # `-c`: the operand is the script's text, not a file
+    reads_stdin: bool  # `-s`: the script comes on stdin (the operands are its arguments)
+
+    @property
+    def script_file(self) -> int | None:
+        """The index of the script file the shell reads, if it reads one (`bash -e deploy.sh arg`)."""
+        return None if self.runs_text or self.reads_stdin else self.operand
+
+
+def read_shell_command_line(words: Sequence[bytes | None]) -> ShellCommandLine:
+    """`bash -e -o pipefail deploy.sh arg`, `sh -c 'text' name`: read_shell_arguments, and where the operands start."""
     reader = _Reader(words)
+    flags: set[str] = set()
+    operand: int | None = None
     while reader.more():
         word = reader.next()
         if word is None:
-            return reader.unknown()
+            return ShellCommandLine(reader.unknown(), None, False, False)
         if word == b"--" or word == b"-":
+            operand = reader.position if reader.more() else None
             break
         if word.startswith(b"--"):
             name = word.decode("utf-8", "replace")
@@ -116,10 +142,13 @@ def read_shell_arguments(words: Sequence[bytes | None]) -> OptionWords:
                 reader.next()
             continue  # --noprofile, --norc, --login: no option of `set`
         if word[:1] not in (b"-", b"+"):
+            operand = reader.position - 1
             break
+        if word[:1] == b"-":
+            flags.update(letter for letter in "cs" if letter in word.decode("latin-1"))
         if not reader.read_cluster(word, takes_o=True, takes_capital_o=True):
-            return reader.unknown()
-    return reader.result()
+            return ShellCommandLine(reader.unknown(), None, "c" in flags, "s" in flags)
+    return ShellCommandLine(reader.result(), operand, "c" in flags, "s" in flags or operand is None)
 
 
 def shebang_options(line: bytes) -> OptionWords:
@@ -137,10 +166,49 @@ def shebang_options(line: bytes) -> OptionWords:
 
 
 def shellopts_value(value: bytes | None) -> OptionWords:
-    """`SHELLOPTS=errexit:pipefail`: the `set -o` names bash turns on when it starts with it in the environment."""
+    """`SHELLOPTS=errexit:pipefail`, `BASHOPTS=lastpipe`: the names bash turns on when it starts with it in the environment."""
     if value is None:
         return OptionWords(unknown=True)
     return OptionWords(on=frozenset(name.decode("utf-8", "replace") for name in value.split(b":") if name))
+
+
+# What a shell reads from its environment before its first line (bash(1), "Shell Variables", "INVOCATION"):
+# bash, also as sh or with --posix, turns on what SHELLOPTS and BASHOPTS list; bash not run as sh (nor
+# with --posix) runs the file BASH_ENV names. ENV is read by interactive shells only (dash, busybox sh,
+# ksh93, mksh, bash as sh): a script never meets it. ksh93, mksh and dash ignore all three.
+SHELLOPTS, BASHOPTS, BASH_ENV = b"SHELLOPTS", b"BASHOPTS", b"BASH_ENV"
+STARTUP_VARIABLES = frozenset({SHELLOPTS, BASHOPTS, BASH_ENV})
+
+# (name, value or None where not known): the startup variables in a shell's environment.
+Environment = tuple[tuple[bytes, "bytes | None"], ...]
+
+
+@dataclass(frozen=True)
+class Startup:
+    """What a shell starts with, from its environment: the options turned on, and whether it first runs a file."""
+
+    options: OptionWords = NONE
+    runs_file: bool = False  # BASH_ENV: code pipelint cannot read runs before the first line
+
+
+def startup_environment(environment: Environment, bash_reads_files: bool) -> Startup:
+    """What SHELLOPTS, BASHOPTS and BASH_ENV in a shell's environment do to it.
+
+    bash_reads_files: the shell may be bash run as bash (not as sh), which is
+    the one that runs BASH_ENV. A `sh` script may meet bash as sh, which still
+    reads SHELLOPTS and BASHOPTS: they count for every dialect.
+    """
+    on: set[str] = set()
+    unknown = False
+    runs_file = False
+    for name, value in environment:
+        if name in (SHELLOPTS, BASHOPTS):
+            read = shellopts_value(value)
+            on |= read.on
+            unknown |= read.unknown
+        elif name == BASH_ENV and bash_reads_files and value != b"":
+            runs_file = True
+    return Startup(OptionWords(frozenset(on), unknown=unknown), runs_file)
 
 
 class _Reader:
@@ -154,6 +222,11 @@ class _Reader:
 
     def more(self) -> bool:
         return self._index < len(self._words)
+
+    @property
+    def position(self) -> int:
+        """The index of the next word."""
+        return self._index
 
     def next(self) -> bytes | None:
         word = self._words[self._index] if self.more() else b""

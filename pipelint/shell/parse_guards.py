@@ -28,6 +28,16 @@ same length, so every offset stays valid:
   tree-sitter cannot read is rewritten, on the operator and on its line, to
   letters of the same length.
 
+Where tree-sitter cannot parse a stretch at all (an ERROR), and only there,
+a few shapes bash accepts are given a reading of the same length that every
+rule reads as bash does (`_rereads`, docs/parsing.md): an expansion
+tree-sitter-bash cannot read (`${b:$len:$max}`, `$((0x${c}))`) becomes an
+opaque `${___#}`, a computed word, which is what it is; `<>` is read as `<`
+on its descriptor; a here-string on a descriptor (`3<<<"$PW"`, not in sh) as
+an input redirect of that descriptor from a computed word. Nothing they hold
+may change the shell's state (no `$( )`, no assignment), and no fix edits
+the statement they are in.
+
 The copy is parsed again until nothing more is found (a few rounds). What the
 rounds could not repair is untrusted: no finding there, no fix touches it.
 Fixes inside repaired pieces are allowed: bash reads the piece as the repaired
@@ -37,9 +47,10 @@ repaired byte, and the fixer lints its result again through this guard.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections.abc import Iterator
-from dataclasses import astuple, dataclass, field
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from tree_sitter import Node, Tree
@@ -122,6 +133,24 @@ class HereDocumentMisread:
     repaired: bool  # the final parse reads it as bash does
 
 
+@dataclass(frozen=True)
+class Reread:
+    """A stretch tree-sitter-bash cannot parse, read as same-length text that means the same to every rule."""
+
+    start: int
+    end: int
+    shape: str  # what it is: one of READINGS
+    statement: tuple[int, int]  # the statement it is in, as the final parse reads it: no fix edits it
+
+
+# What `_rereads` reads another way, and how (for notes and docs/parsing.md).
+READINGS = {
+    "expansion": "an expansion tree-sitter-bash cannot parse, read as a computed word",
+    "read-write": "`<>` read as `<` on the same descriptor",
+    "here-string": "a here-string on a descriptor read as that descriptor's input from a computed word",
+}
+
+
 @dataclass
 class GuardedParse:
     """The parse the rules walk, and what the checker must not trust in it."""
@@ -134,6 +163,7 @@ class GuardedParse:
     misread: list[HereDocumentMisread]
     repaired: list[int]  # offsets whose byte the repair changed: no fix may touch them
     rounds: int = 0  # parses after the first
+    rereads: list[Reread] = field(default_factory=list)  # ERROR stretches read another way (`_rereads`)
     # Where no finding is reported: what could not be repaired (here-document data is asked of `documents`).
     untrusted: list[tuple[int, int]] = field(init=False, default_factory=list)
 
@@ -147,6 +177,7 @@ class GuardedParse:
         self.untrusted += [(m.operator, m.end) for m in self.misread if not m.repaired]
         self._untrusted = _Ranges(self.untrusted)
         self._repaired = sorted(self.repaired)
+        self._frozen = _Ranges([reread.statement for reread in self.rereads])
 
     @property
     def unchecked(self) -> list[tuple[int, int]]:
@@ -180,8 +211,11 @@ class GuardedParse:
         self._refresh()
 
     def allows_edit(self, start: int, end: int) -> bool:
-        """An edit of [start, end) keeps off here-document bodies and repaired bytes."""
+        """An edit of [start, end) keeps off here-document bodies and repaired bytes, and out of a statement
+        with a stretch read another way (a fix there might copy the reading, `${___#}`, into the script)."""
         if self.documents.overlapping(start, end):
+            return False
+        if self._frozen.overlaps(start - 1, end + 1):  # an insertion at either end changes the statement too
             return False
         # An insertion at a repaired byte lands before it, on the original's side: allowed.
         first = bisect_left(self._repaired, start)
@@ -191,13 +225,32 @@ class GuardedParse:
         """What the guards did, in order: each joined statement and each misread here-document."""
         notes = [Note(NoteCause.JOINED, s.start, s.end, not s.unchecked, s.issue) for s in self.joined]
         notes += [Note(NoteCause.HEREDOC_END, m.operator, m.end, m.repaired) for m in self.misread]
+        notes += [Note(NoteCause.REREAD, r.start, r.end, True) for r in self.rereads]
         return sorted(notes, key=lambda note: note.start)
 
 
-def _after(point: tuple[int, int], byte: int) -> tuple[int, int]:
-    """The point after one byte written at point."""
+def _point(position) -> tuple[int, int]:
+    return position.line, position.column
+
+
+def _advance(point: tuple[int, int], written: bytes) -> tuple[int, int]:
+    """The point after these bytes written at point."""
     row, column = point
-    return (row + 1, 0) if byte == 0x0A else (row, column + 1)
+    newlines = written.count(b"\n")
+    if not newlines:
+        return row, column + len(written)
+    return row + newlines, len(written) - written.rfind(b"\n") - 1
+
+
+def _runs(offsets: list[int]) -> list[tuple[int, int]]:
+    """Sorted offsets as [start, end) runs of consecutive ones."""
+    runs: list[tuple[int, int]] = []
+    for offset in offsets:
+        if runs and runs[-1][1] == offset:
+            runs[-1] = (runs[-1][0], offset + 1)
+        else:
+            runs.append((offset, offset + 1))
+    return runs
 
 
 class _Ranges:
@@ -262,6 +315,7 @@ class _Repair:
         self.touched: set[int] = set()  # offsets some round changed (comparing every byte costs more)
         self.last_found: tuple[Node, list[Swallowed]] | None = None  # the last round's tree and its boundaries
         self.errors_before = 0  # ERROR and MISSING nodes in the parse of the source
+        self.rereads: dict[int, tuple[int, str]] = {}  # start → (end, shape) of what `_rereads` read another way
 
     def run(self, tree: Tree) -> tuple[Tree, HereDocuments]:
         """The last parse, and the here-documents as bash reads them with that parse's operators."""
@@ -287,13 +341,17 @@ class _Repair:
         fresh parse gives (tests/test_parse_guards.py): where an error remains,
         `syntax.parse` parses afresh. The edits go from the last offset back,
         so each one's row and column, read in the text before the round, are
-        not moved by the edits after it.
+        not moved by the edits after it; a run of changed bytes is one edit (a
+        stretch read another way changes a dozen: 32,000 of them were 400,000
+        edits).
         """
         tree = tree.copy()  # the earlier rounds' trees (and nodes) stay as they were read
         index = LineIndex(bytes(self.text))
-        for offset in sorted(changes, reverse=True):
-            start = astuple(index.position(offset, Encoding.UTF8))
-            tree.edit(offset, offset + 1, offset + 1, start, _after(start, self.text[offset]), _after(start, changes[offset]))
+        for start, end in reversed(_runs(sorted(changes))):
+            begin = _point(index.position(start, Encoding.UTF8))
+            old_end = _point(index.position(end, Encoding.UTF8))
+            written = bytes(changes[offset] for offset in range(start, end))
+            tree.edit(start, end, end, begin, old_end, _advance(begin, written))
         for offset, byte in changes.items():
             self.text[offset] = byte
         self.touched.update(changes)
@@ -312,6 +370,11 @@ class _Repair:
                 changes[offset] = 0x3B  # ";"
         if found:
             self.joined = _merge(self.joined, found)
+        if root.has_error:  # what tree-sitter cannot parse at all: only there (a clean script pays nothing)
+            for start, end, shape, masks in _rereads(self.source, root, self.dialect):
+                if start not in self.rereads and not any(offset in self.touched for offset in masks):
+                    self.rereads[start] = (end, shape)
+                    changes.update(masks)
         return changes
 
     def result(self, tree: Tree, documents: HereDocuments) -> GuardedParse:
@@ -323,7 +386,10 @@ class _Repair:
             _mark_unchecked(self.joined, [s.newline for s in remaining], root)
         changed = sorted(offset for offset in self.touched if self.text[offset] != self.source[offset])
         misread = self._misreads(tree.root_node, documents)
-        return GuardedParse(self.source, bytes(self.text), tree, documents, self.joined, misread, changed, self.rounds)
+        rereads = _read_rereads(tree.root_node, self.rereads)
+        return GuardedParse(
+            self.source, bytes(self.text), tree, documents, self.joined, misread, changed, self.rounds, rereads
+        )
 
     def give_up(self, tree: Tree) -> GuardedParse:
         self.text = bytearray(self.source)
@@ -645,3 +711,183 @@ def _rewrite_delimiter(source: bytes, document: HereDocument) -> dict[int, int]:
     masks = {document.word_start + index: byte for index, byte in enumerate(word)}
     masks.update({delimiter_at + index: byte for index, byte in enumerate(letters)})
     return masks
+
+
+# Stretches tree-sitter-bash cannot parse at all (an ERROR), read another way.
+
+_EXPANSIONS = frozenset({"expansion", "arithmetic_expansion"})
+# What an opaque reading must not hide: a command run (`$( )`, backquotes); a variable set by an expansion
+# (`${x:=v}`, `${x=v}`) or in arithmetic (`$((i++))`, `$((n+=1))`, `$((a=1))`); a default or alternative
+# that may begin with `-` (`${f:--}`: cat reads it as stdin).
+_RUNS = re.compile(rb"\$\((?!\()|`")
+_PARAMETER = rb"\$\{[#!]?(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!_-])(?:\[[^]]*\])?"
+_SETS_OR_DASH = re.compile(_PARAMETER + rb"(?::?=|:?[-+=?]-)")
+_ARITHMETIC_SETS = re.compile(rb"\+\+|--|<<=|>>=|(?<![=!<>])=(?!=)")
+
+
+def _rereads(source: bytes, root: Node, dialect: Dialect) -> Iterator[tuple[int, int, str, dict[int, int]]]:
+    """For each ERROR (or MISSING token) of root over a shape bash accepts: (start, end, shape, byte changes).
+
+    The changes give the stretch a reading of the same length that tree-sitter
+    parses and every rule reads as bash does (READINGS). Candidates come from
+    the parse around the error; their extent from bash's own rules
+    (`heredocs.skip_bracketed`, `heredocs.word_end`); anything that may set a
+    variable or run a command is left unread. One walk down the nodes that
+    hold an error, carrying the outermost expansion above (asking a node for
+    its parent walks down from the root: quadratic on a long flat script).
+    """
+    seen: set[int] = set()
+    for broken, before, expansion in _errors_in_context(root):
+        found = _read_write(source, broken, before) or _descriptor_here_string(source, broken, before, dialect)
+        found = found or _opaque_expansion(source, broken, before, expansion)
+        if found is not None and found[0] not in seen:
+            seen.add(found[0])
+            yield found
+
+
+def _errors_in_context(root: Node) -> Iterator[tuple[Node, Node | None, Node | None]]:
+    """Each ERROR node and MISSING token, with the sibling before it and the outermost `${ }`/`$(( ))` around it
+    (below its statement)."""
+    stack: list[tuple[Node, Node | None]] = [(root, None)]
+    while stack:
+        node, expansion = stack.pop()
+        children = node.children
+        for index, child in enumerate(children):
+            if child.is_error or child.is_missing:
+                yield child, children[index - 1] if index else None, expansion
+            elif child.has_error:
+                if node.type in _STATEMENT_PARENTS:
+                    outer = None  # a statement of its own: what is above it is not its expansion
+                else:
+                    outer = expansion
+                if outer is None and child.type in _EXPANSIONS:
+                    outer = child
+                stack.append((child, outer))
+
+
+def _read_write(source: bytes, broken: Node, before: Node | None) -> tuple[int, int, str, dict[int, int]] | None:
+    """`3<> f`: tree-sitter-bash 0.25 lexes `<` and stops at `>`. Read as `3<  f`: the same descriptor, the same
+    file, opened for reading (a rule asks which descriptor a redirect replaces and what it names)."""
+    start = broken.start_byte
+    if source[start : start + 2] == b"<>" and broken.child_count and broken.children[0].type == "<":
+        return start, start + 2, "read-write", {start + 1: 0x20}  # `0<> f`: `0` dropped, `<` the ERROR, `> f` a redirect
+    if source[start - 1 : start + 1] == b"<>" and before is not None and before.type == "<":
+        return start - 1, start + 1, "read-write", {start: 0x20}
+    return None  # not a redirect operator tree-sitter lexed (quoted, or in a comment)
+
+
+def _descriptor_here_string(
+    source: bytes, broken: Node, before: Node | None, dialect: Dialect
+) -> tuple[int, int, str, dict[int, int]] | None:
+    """`b 3<<<"$PW"`: after a command, tree-sitter-bash 0.25 takes `3` for a file redirect's and cannot go on.
+
+    Read as `3< ${__#}`: descriptor 3 given input from a computed word (the
+    command's stdin stays what it was). Not in sh, where dash rejects the
+    here-string: that stays a parse error.
+    """
+    start = broken.start_byte
+    if dialect is Dialect.SH or source[start : start + 3] != b"<<<":
+        return None
+    if before is None or before.type != "file_descriptor":
+        return None
+    word = start + 3
+    while source[word : word + 1] in (b" ", b"\t"):
+        word += 1
+    end = heredocs.word_end(source, word)
+    text = source[word:end]
+    if not text or b"\n" in text or _changes_state(text, arithmetic=False):
+        return None
+    length = end - start
+    reading = b"< " + _opaque(length - 2) if length - 2 >= 5 else b"<" + b" " * (length - 3) + b"$_"
+    return start, end, "here-string", _masks(source, start, reading)
+
+
+def _opaque_expansion(
+    source: bytes, broken: Node, before: Node | None, expansion: Node | None
+) -> tuple[int, int, str, dict[int, int]] | None:
+    """`${b:$len:$max}`, `$((0x${c}%4294967295))`, `"${T:+t = ${T}\\n}"`: the outermost `${…}` or `$((…))`
+    around the error (or the one right before it, cut short), to its end as bash finds it, read as `${___#}` of
+    the same length."""
+    start = broken.start_byte
+    if expansion is None and before is not None and before.type in _EXPANSIONS:
+        expansion = before
+    if expansion is None:
+        return None
+    begin = expansion.start_byte
+    if source[begin : begin + 3] == b"$((":
+        inner, closing = begin + 3, b"))"
+    elif source[begin : begin + 2] == b"${":
+        inner, closing = begin + 2, b"}"
+    else:
+        return None
+    end = heredocs.skip_bracketed(source, begin + 1)
+    text = source[inner:end]
+    if not begin <= start < end or not text.endswith(closing) or b"\n" in text:
+        return None
+    if _changes_state(source[begin:end], arithmetic=closing == b"))"):
+        return None
+    if b"@" in text or b"[*]" in text or text.startswith(b"!") or end - begin < 5:
+        return None  # `"${a[@]:1}"`, `"${!p}"`: several words, or a name's value, quoted or not
+    return begin, end, "expansion", _masks(source, begin, _opaque(end - begin))
+
+
+def _changes_state(text: bytes, arithmetic: bool) -> bool:
+    """Whether text (a word, an expansion) may run a command or set a variable, or hides a `-` default."""
+    if _RUNS.search(text) or _SETS_OR_DASH.search(text):
+        return True
+    return (arithmetic or b"$((" in text) and _ARITHMETIC_SETS.search(text) is not None
+
+
+def _opaque(length: int) -> bytes:
+    """`${___#}`: an expansion of a variable nobody sets, through an operator (length >= 5).
+
+    A computed word to every rule, and one no rule sees through: `${f}`
+    unquoted counts as one variable's value (PL001 reads `cat ${f}` as `cat $f`),
+    `${f#}` as what it is, a word the shell computes. Quoted it is one word,
+    unquoted it may be several or none, as the expansion it stands for.
+    """
+    return b"${" + b"_" * (length - 4) + b"#}"
+
+
+def _masks(source: bytes, start: int, reading: bytes) -> dict[int, int]:
+    return {start + index: byte for index, byte in enumerate(reading) if source[start + index] != byte}
+
+
+def _read_rereads(root: Node, found: dict[int, tuple[int, str]]) -> list[Reread]:
+    """The stretches read another way whose statement the final parse reads without an error."""
+    if not found:
+        return []
+    errors = _Ranges(syntax.error_ranges(root))
+    rereads = []
+    statements = _statements_at(root, sorted(found))
+    for start, (end, shape) in sorted(found.items()):
+        statement = statements.get(start)
+        if statement is not None and not errors.overlaps(*statement):
+            rereads.append(Reread(start, end, shape, statement))
+    return rereads
+
+
+def _statements_at(root: Node, offsets: list[int]) -> dict[int, tuple[int, int]]:
+    """The span of the statement holding each offset (`statement_of`, found from the root down).
+
+    Each node's children are read once and bisected, so that many offsets in
+    a long flat script cost linear time.
+    """
+    kids: dict[int, tuple[list[Node], list[int]]] = {}
+    spans: dict[int, tuple[int, int]] = {}
+    for offset in offsets:
+        node, statement = root, None
+        while True:
+            if node.id not in kids:
+                children = node.children
+                kids[node.id] = (children, [child.start_byte for child in children])
+            children, starts = kids[node.id]
+            index = bisect_left(starts, offset + 1) - 1
+            if index < 0 or children[index].end_byte <= offset:
+                break
+            if node.type in _STATEMENT_PARENTS:
+                statement = children[index]
+            node = children[index]
+        if statement is not None:
+            spans[offset] = (statement.start_byte, statement.end_byte)
+    return spans

@@ -6,7 +6,7 @@ import bisect
 import functools
 import operator
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -93,6 +93,9 @@ def is_line_continuation(source: bytes, newline: int) -> bool:
 
 def walk(root: Node) -> Iterator[Node]:
     """Every node below root in document order, skipping ERROR subtrees."""
+    if isinstance(root, JoinedWord):
+        yield from root.descendants()
+        return
     cursor = root.walk()
     while True:
         node = cursor.node
@@ -205,6 +208,49 @@ def command_name(command: Node) -> bytes | None:
     return text(word)
 
 
+def lookup_name(word: Node) -> bytes:
+    """A command word as the shell looks it up: `\\set`, `'set'` and `"set"` are `set`.
+
+    The caller asks only where the word holds no expansion (a computed name is
+    anyone's guess): quotes and backslashes are removed.
+    """
+    value = literal_value(word)
+    if value is not None:
+        return value
+    return text(word).replace(b"\\", b"").replace(b"'", b"").replace(b'"', b"")
+
+
+def command_word(command: Node) -> bytes | None:
+    """The name a simple command runs as the shell looks it up (`lookup_name`), or None where it is computed."""
+    if command.type != "command":
+        return None
+    name = command.child_by_field_name("name")
+    if name is None:
+        return None
+    written = text(name)
+    if b"$" in written or b"`" in written:
+        return None
+    return lookup_name(name)
+
+
+_NAME_VARIABLE = re.compile(rb'(")?\$(?:([A-Za-z_][A-Za-z0-9_]*)|\{([A-Za-z_][A-Za-z0-9_]*)\})(")?')
+
+
+def command_name_variable(command: Node) -> tuple[bytes, bool] | None:
+    """(variable, quoted) when a simple command's name is one variable and nothing else: `$cmd`, `${cmd}`,
+    `"$cmd"`; None otherwise (a literal name, `$cmd.sh`, `${cmd:-cat}`, `$1`)."""
+    name = command.child_by_field_name("name") if command.type == "command" else None
+    if name is None or name.named_child_count != 1 or name.named_children[0].type not in _NAME_VARIABLE_NODES:
+        return None
+    match = _NAME_VARIABLE.fullmatch(text(name))
+    if match is None or bool(match.group(1)) != bool(match.group(4)):
+        return None
+    return match.group(2) or match.group(3), bool(match.group(1))
+
+
+_NAME_VARIABLE_NODES = frozenset({"simple_expansion", "expansion", "string"})
+
+
 def basename(name: bytes | None) -> bytes | None:
     return None if name is None else name.rsplit(b"/", 1)[-1]
 
@@ -227,21 +273,192 @@ def arguments(command: Node, wrapped: bool | None = None, redirects: Sequence[No
     words = command.children_by_field_name("argument")
     if redirects is not None:
         stray = [word for redirect in redirects for word in stray_words(redirect)]
-        return sorted(words + stray, key=lambda node: node.start_byte) if stray else words
+        return _after_name(command, joined(sorted(words + stray, key=lambda node: node.start_byte) if stray else words))
     if wrapped is None:
         wrapped = command.parent is not None and command.parent.type in ("redirected_statement", "pipeline")
     if not wrapped:
-        return words
+        return _after_name(command, joined(words))
     return arguments(command, redirects=applied_redirects(command))
+
+
+def _after_name(command: Node, words: list[Node]) -> list[Node]:
+    """words without the piece of the command's own name tree-sitter-bash split off (#315: `$d/$tool.sh x`)."""
+    name = command.child_by_field_name("name")
+    if words and name is not None and words[0].start_byte == name.end_byte:
+        return words[1:]
+    return words
 
 
 def stray_words(redirect: Node) -> list[Node]:
     """Words tree-sitter-bash put in a redirect that bash gives to the command (#233)."""
     if redirect.type == "file_redirect":
-        return redirect.children_by_field_name("destination")[1:]
+        return joined(redirect.children_by_field_name("destination"))[1:]
     if redirect.type == "heredoc_redirect":
         return redirect.children_by_field_name("argument")
     return []
+
+
+# Words tree-sitter-bash splits in two (tree-sitter-bash #315, #180): after an
+# expansion and some text, a `$name` followed by more text ends the word at the
+# `$`: `$dir/$name.log` reads as `$dir/$` and a second word `name.log`, so `cat
+# $dir/$name.log` seemed to have two operands. Nodes with no byte between them
+# are one word to bash, whatever the grammar made of them: `joined` reads each
+# such run again, whole, where the grammar reads it right (the value of a `case`,
+# 69 runs in 10 of the 655 Debian scripts of tests/benchmarks/fetch_debian_corpus.sh).
+_WORD_CONTEXT = (b"case ", b" in esac")
+
+
+def joined(nodes: list[Node]) -> list[Node]:
+    """nodes (a command's words, a redirect's destinations) as the shell's words: each run of nodes with
+    no byte between them becomes one `JoinedWord`."""
+    if len(nodes) < 2 or all(left.end_byte != right.start_byte for left, right in zip(nodes, nodes[1:])):
+        return nodes  # almost every command: no join, no new list
+    words: list[Node] = []
+    run: list[Node] = [nodes[0]]
+    for node in nodes[1:]:
+        if node.start_byte == run[-1].end_byte:
+            run.append(node)
+        else:
+            words.append(run[0] if len(run) == 1 else JoinedWord.of(run))
+            run = [node]
+    words.append(run[0] if len(run) == 1 else JoinedWord.of(run))
+    return words
+
+
+@functools.lru_cache(maxsize=512)
+def _word_tree(word: bytes) -> Node | None:
+    """The node of word read as the value of a `case`, or None when that reading is not one clean word."""
+    prefix, suffix = _WORD_CONTEXT
+    root = _parser().parse(prefix + word + suffix).root_node
+    node = root.descendant_for_byte_range(len(prefix), len(prefix) + len(word))
+    if root.has_error or node is None or (node.start_byte, node.end_byte) != (len(prefix), len(prefix) + len(word)):
+        return None
+    return node
+
+
+class JoinedWord:
+    """One shell word that tree-sitter-bash split into several nodes, read again whole (`joined`).
+
+    It answers what rules and the helpers here ask of a word node (type,
+    text, offsets, children, parent) with the offsets of the script; its
+    children are the re-read word's, shifted. Where even that reading fails,
+    its children are the split nodes themselves, under the type
+    "concatenation": no static value, maybe several words.
+    """
+
+    __slots__ = ("_node", "_shift", "_parent", "_parts")
+
+    def __init__(self, node: Node | None, shift: int, parent: object, parts: tuple[Node, ...] = ()):
+        self._node = node  # the re-read node (None: not re-readable; parts stand for it)
+        self._shift = shift
+        self._parent = parent
+        self._parts = parts  # the script's own nodes, for the outermost word
+
+    @classmethod
+    def of(cls, parts: list[Node]) -> JoinedWord:
+        node = _word_tree(b"".join(text(part) for part in parts))
+        shift = parts[0].start_byte - len(_WORD_CONTEXT[0])
+        return cls(node, shift, parts[0].parent, tuple(parts))
+
+    def _wrap(self, node: Node | None) -> JoinedWord | None:
+        return None if node is None else JoinedWord(node, self._shift, self)
+
+    @property
+    def type(self) -> str:
+        return "concatenation" if self._node is None else self._node.type
+
+    @property
+    def text(self) -> bytes:
+        if self._parts:
+            return b"".join(text(part) for part in self._parts)
+        return self._node.text or b""  # type: ignore[union-attr]
+
+    @property
+    def start_byte(self) -> int:
+        return self._parts[0].start_byte if self._parts else self._node.start_byte + self._shift  # type: ignore[union-attr]
+
+    @property
+    def end_byte(self) -> int:
+        return self._parts[-1].end_byte if self._parts else self._node.end_byte + self._shift  # type: ignore[union-attr]
+
+    @property
+    def start_point(self):  # noqa: ANN201 - tree_sitter.Point
+        return self._parts[0].start_point if self._parts else None
+
+    @property
+    def end_point(self):  # noqa: ANN201
+        return self._parts[-1].end_point if self._parts else None
+
+    @property
+    def children(self) -> list[Node]:
+        if self._node is None:
+            return list(self._parts)
+        return [JoinedWord(child, self._shift, self) for child in self._node.children]  # type: ignore[misc]
+
+    @property
+    def named_children(self) -> list[Node]:
+        if self._node is None:
+            return [part for part in self._parts if part.is_named]
+        return [JoinedWord(child, self._shift, self) for child in self._node.named_children]  # type: ignore[misc]
+
+    @property
+    def child_count(self) -> int:
+        return len(self.children)
+
+    @property
+    def named_child_count(self) -> int:
+        return len(self.named_children)
+
+    @property
+    def parent(self) -> object:
+        return self._parent
+
+    @property
+    def next_sibling(self) -> Node | None:
+        return self._parts[-1].next_sibling if self._parts else self._wrap(self._node.next_sibling)  # type: ignore[union-attr]
+
+    @property
+    def prev_sibling(self) -> Node | None:
+        return self._parts[0].prev_sibling if self._parts else self._wrap(self._node.prev_sibling)  # type: ignore[union-attr]
+
+    is_named = True
+    is_error = False
+    is_missing = False
+    has_error = False
+
+    @property
+    def id(self) -> int:
+        """A number no tree-sitter node has (theirs are addresses, never negative), one per span and type."""
+        return -1 - hash((self.type, self.start_byte, self.end_byte)) % (1 << 62)
+
+    def child_by_field_name(self, name: str) -> Node | None:
+        return None if self._node is None else self._wrap(self._node.child_by_field_name(name))
+
+    def children_by_field_name(self, name: str) -> list[Node]:
+        if self._node is None:
+            return []
+        return [JoinedWord(child, self._shift, self) for child in self._node.children_by_field_name(name)]  # type: ignore[misc]
+
+    def descendants(self) -> Iterator[Node]:
+        """Itself and every node below it, in document order (`walk`)."""
+        stack: list[Node] = [self]  # type: ignore[list-item]
+        while stack:
+            node = stack.pop()
+            if not node.is_error:
+                yield node
+                stack.extend(reversed(node.children))
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, JoinedWord)
+            and (self.type, self.start_byte, self.end_byte) == (other.type, other.start_byte, other.end_byte)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.type, self.start_byte, self.end_byte))
+
+    def __repr__(self) -> str:
+        return f"JoinedWord({self.text!r} at {self.start_byte})"
 
 
 def own_redirects(command: Node) -> list[Node]:
@@ -327,6 +544,34 @@ def literal_value(node: Node) -> bytes | None:
     if node.type == "number":
         return text(node)
     return None
+
+
+def static_prefix(node: Node) -> bytes:
+    """The literal text a word begins with, quotes removed, up to its first expansion, glob or escape:
+    `-u$USER` → `-u`, `"--port=$PORT"` → `--port=`, `'-p'"$P"` → `-p`, `$opts` → ``."""
+    kind = node.type
+    if kind == "word":
+        value = text(node)
+        found = _EXPANDS_OR_ESCAPES.search(value)
+        return value if found is None else value[: found.start()]
+    if kind == "raw_string":
+        return text(node)[1:-1]
+    if kind == "string":
+        start = b""
+        for part in node.named_children:
+            if part.type != "string_content" or b"\\" in text(part):
+                break
+            start += text(part)
+        return start
+    if kind == "concatenation":
+        start = b""
+        for part in node.named_children:
+            value = literal_value(part)
+            if value is None:
+                return start + static_prefix(part)
+            start += value
+        return start
+    return b""
 
 
 # One search in C, not a generator over the characters: literal_value runs on most words of a script.
@@ -437,25 +682,28 @@ def redirect_parts(redirect: Node) -> tuple[int | None, str, Node | None]:
             descriptor = int(text(child)) if text(child).isdigit() else None
         elif not child.is_named:
             operator = child.type
-    return descriptor, operator, redirect.child_by_field_name("destination")
+    destinations = joined(redirect.children_by_field_name("destination"))
+    return descriptor, operator, destinations[0] if destinations else None
 
 
 def redirects_stdin(redirect: Node) -> bool:
-    if redirect.type in ("heredoc_redirect", "herestring_redirect"):
-        return True
-    if redirect.type != "file_redirect":
+    """The redirect replaces descriptor 0: an input one without a descriptor, or any on `0` (`0>f` too)."""
+    if redirect.type not in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
         return False
     descriptor, operator, _ = redirect_parts(redirect)
-    return operator in ("<", "<&", "<>", "<&-") and descriptor in (None, 0)
+    if redirect.type != "file_redirect":
+        return descriptor in (None, 0)  # `3<<<"$PW"` feeds descriptor 3, not stdin
+    return descriptor == 0 or (operator in ("<", "<&", "<>", "<&-") and descriptor is None)
 
 
 def redirects_stdout(redirect: Node) -> bool:
+    """The redirect replaces descriptor 1: an output one without a descriptor, `&>`, or any on `1` (`1<>f` too)."""
     if redirect.type != "file_redirect":
         return False
     descriptor, operator, _ = redirect_parts(redirect)
-    if operator in ("&>", "&>>"):
+    if operator in ("&>", "&>>") or descriptor == 1:
         return True
-    return operator in (">", ">>", ">|", ">&", ">&-") and descriptor in (None, 1)
+    return operator in (">", ">>", ">|", ">&", ">&-") and descriptor is None
 
 
 # Complete statements that tree-sitter may leave as children of an ERROR node.
@@ -557,12 +805,20 @@ def _pipes_on(redirect: Node) -> bool:
 _LOOPS = frozenset({"for_statement", "c_style_for_statement", "while_statement"})  # `until` and `select` too
 
 
-def in_loop(root: Node, start: int, end: int) -> bool:
+# Blocks whose statements run one after the other in the same shell, where a statement that leaves the
+# loop (`exit 1`) ends the loop for the statements before it too. Not a subshell: its `exit` ends it alone.
+_SEQUENCES = frozenset({"do_group", "compound_statement", "if_statement", "elif_clause", "else_clause", "case_item"})
+
+
+def in_loop(root: Node, start: int, end: int, leaves_loop: Callable[[bytes], bool] | None = None) -> bool:
     """Whether the text start..end runs once per iteration of a loop of the same function.
 
     A loop's body and a `while`/`until` condition run on every iteration; a
     `for` word list once. A function body is a boundary: where the function
-    is called from is not followed.
+    is called from is not followed. leaves_loop(name): whether a command of
+    that name ends the loop (`exit`, `break`, `return`: the program table's);
+    text followed in its block by one, as on an error path (`if ! x; then
+    echo "$err" | mail …; exit 1; fi`), runs once, not per iteration.
     """
     node = root.descendant_for_byte_range(start, end)
     while node is not None and node.parent is not None:
@@ -571,5 +827,29 @@ def in_loop(root: Node, start: int, end: int) -> bool:
             return False
         if parent.type in _LOOPS and (node.type == "do_group" or parent.child_by_field_name("condition") == node):
             return parent.type == "while_statement" or node.type == "do_group"
+        if leaves_loop is not None and parent.type in _SEQUENCES and _left_after(node, parent, leaves_loop):
+            return False
         node = parent
+    return False
+
+
+def _left_after(node: Node, block: Node, leaves_loop: Callable[[bytes], bool]) -> bool:
+    """A statement after node in block, run whenever node is, leaves the loop (`…; exit 1`)."""
+    conditions = {child.id for child in block.children_by_field_name("condition")}
+    if node.id in conditions:
+        return False  # an `if` condition runs whether or not its branch exits
+    after = False
+    for child in block.named_children:
+        if child.id == node.id:
+            after = True
+            continue
+        if not after or child.id in conditions:
+            continue
+        if child.type in ("elif_clause", "else_clause"):
+            return False  # another branch: it does not run after node's
+        statement = child.child_by_field_name("body") if child.type == "redirected_statement" else child
+        if statement is not None and statement.type == "command":
+            name = command_name(statement)
+            if name is not None and leaves_loop(name):
+                return True
     return False

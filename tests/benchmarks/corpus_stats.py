@@ -30,6 +30,8 @@ from pipelint.cli import files  # noqa: E402
 from pipelint.engine import linter, registry  # noqa: E402
 from pipelint.engine.config import Settings  # noqa: E402
 from pipelint.cli.discovery import is_shell_script  # noqa: E402
+from pipelint.finding import NoteCause  # noqa: E402
+from pipelint.shell import acceptance  # noqa: E402
 
 
 @dataclass
@@ -39,6 +41,13 @@ class Tally:
     skipped: int = 0  # binary, unreadable, too large
     by_rule: Counter = field(default_factory=Counter)
     shown: list[str] = field(default_factory=list)
+    # Parse errors reported, and those of them in files the script's shell accepts (`bash -n`): the goal is 0.
+    parse_errors: int = 0
+    parse_errors_accepted: int = 0
+    parse_error_files: int = 0
+    # Notes by cause: what a default run prints (not checked), and what only --verbose prints (repaired).
+    notes_shown: Counter = field(default_factory=Counter)
+    notes_verbose: Counter = field(default_factory=Counter)
 
 
 def scripts(folder: Path, all_text: bool):
@@ -64,6 +73,15 @@ def tally(folders: list[Path], settings: Settings, all_text: bool, show: set[str
                 continue
             result = linter.lint(script.source, settings, path)
             total.files += 1
+            if result.parse_failures:
+                total.parse_errors += len(result.parse_failures)
+                total.parse_error_files += 1
+                dialect = result.parsed.dialect if result.parsed is not None else None
+                if dialect is not None and acceptance.shell_accepts(script.source, dialect):
+                    total.parse_errors_accepted += len(result.parse_failures)
+            for note in result.notes:
+                shown = note.cause is NoteCause.UNREADABLE and not note.checked
+                (total.notes_shown if shown else total.notes_verbose)[note.cause.value] += 1
             total.lines += script.source.count(b"\n") + (not script.source.endswith(b"\n"))
             for finding in result.findings:
                 total.by_rule[finding.code] += 1
@@ -88,7 +106,18 @@ def table(total: Tally) -> str:
             rows.append(f"| {rule.code} {rule.name} | {count} | {count / thousands:.2f} |")
     found = sum(total.by_rule.values())
     rows.append(f"| all | {found} | {found / thousands:.2f} |")
+    rows += [
+        "",
+        f"parse errors: {total.parse_errors} in {total.parse_error_files} files; "
+        f"{total.parse_errors_accepted} of them in files the shell accepts",
+        "notes a default run prints (places): " + _counts(total.notes_shown),
+        "notes only --verbose prints (places): " + _counts(total.notes_verbose),
+    ]
     return "\n".join(rows)
+
+
+def _counts(counter: Counter) -> str:
+    return ", ".join(f"{cause} {count}" for cause, count in sorted(counter.items())) or "none"
 
 
 def main() -> int:
@@ -97,12 +126,13 @@ def main() -> int:
     parser.add_argument("--all-text", action="store_true", help="lint every text file, not only those with a shell extension or shebang")
     parser.add_argument("--select", default="", help="comma-separated rule selectors, as `pipelint check --select` (default: the default set)")
     parser.add_argument("--show", default="", help="comma-separated codes whose findings are printed, or ALL")
+    parser.add_argument("--strict-parse", action="store_true", help="as `pipelint check --strict-parse`: no note replaces a parse error")
     args = parser.parse_args()
     for folder in args.folders:
         if not folder.is_dir():
             parser.error(f"{folder}: not a folder")
     select = tuple(token for token in args.select.split(",") if token)
-    settings = Settings(select=select or None)
+    settings = Settings(select=select or None, strict_parse=args.strict_parse)
     show = {rule.code for rule in registry.RULES} if args.show.upper() == "ALL" else set(args.show.upper().split(","))
     total = tally(args.folders, settings, args.all_text, show)
     print("\n".join(total.shown))

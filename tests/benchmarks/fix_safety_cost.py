@@ -11,6 +11,14 @@ fix any more, or no finding any more), matched by file, rule and line.
     git archive 2954347 | (mkdir -p /tmp/before && tar -x -C /tmp/before)
     python tests/benchmarks/fix_safety_cost.py --before /tmp/before
 
+With `--everything`, every file under the corpus folder that `pipelint check
+DIR` would pick (scripts by extension or shebang, Dockerfiles and CI files),
+plus bash-completion's completions, whatever the package; it takes any
+folder, `fixtures/` too:
+
+    python tests/benchmarks/fix_safety_cost.py --before /tmp/before --everything
+    python tests/benchmarks/fix_safety_cost.py --before /tmp/before --everything --corpus fixtures
+
 Each tree runs in a process of its own (`--tree DIR` prints its findings as
 JSON), so the two `pipelint` packages never meet. Nothing is fixed.
 """
@@ -56,7 +64,16 @@ def _scripts(corpus: Path):
                     yield path
 
 
-def findings_of_tree(corpus: Path) -> dict:
+def _everything(corpus: Path):
+    """What `pipelint check CORPUS` picks, and the completions of bash-completion (sourced shell, no shebang)."""
+    from pipelint.cli.discovery import walk_scripts
+
+    picked = set(walk_scripts(corpus, lambda name: False))
+    picked |= {path for path in corpus.glob("**/bash-completion/completions/*") if path.is_file() and not path.is_symlink()}
+    yield from sorted(picked)
+
+
+def findings_of_tree(corpus: Path, everything: bool = False) -> dict:
     """Files and lines linted, and (file, rule, line, kind) for every finding of the pipelint imported."""
     from pipelint.cli import files as reading
     from pipelint.engine import linter, registry
@@ -66,14 +83,14 @@ def findings_of_tree(corpus: Path) -> dict:
     settings = Settings(select=tuple(rule.code for rule in registry.RULES))
     found = []
     files = lines = 0
-    for path in _scripts(corpus):
+    for path in _everything(corpus) if everything else _scripts(corpus):
         try:
             script = reading.read_script(path, settings.max_file_size)
         except reading.InputError:
             continue
         files += 1
         lines += script.source.count(b"\n")
-        for finding in linter.lint(script.source, settings, path).findings:
+        for finding in linter.lint(script.source, settings, path, host=linter.host_kind(settings, path)).findings:
             fix = finding.fix
             kind = "no fix" if fix is None or fix.applicability is Applicability.DISPLAY_ONLY else fix.applicability.value
             line = script.source.count(b"\n", 0, finding.start) + 1
@@ -81,10 +98,10 @@ def findings_of_tree(corpus: Path) -> dict:
     return {"files": files, "lines": lines, "findings": found}
 
 
-def run_tree(tree: Path, corpus: Path) -> dict:
+def run_tree(tree: Path, corpus: Path, everything: bool = False) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree))
     done = subprocess.run(
-        [sys.executable, __file__, "--tree", str(tree), "--corpus", str(corpus)],
+        [sys.executable, __file__, "--tree", str(tree), "--corpus", str(corpus), *(["--everything"] if everything else [])],
         env=env, cwd=tree, capture_output=True, check=True,
     )  # fmt: skip
     result = json.loads(done.stdout)
@@ -125,14 +142,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, help="an older pipelint source tree (git archive of a commit)")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="extracted Debian packages (default /work/corpus/x)")
+    parser.add_argument("--everything", action="store_true", help="every file `pipelint check CORPUS` picks")
     parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)  # internal: lint with the tree on PYTHONPATH
     args = parser.parse_args()
     if args.tree is not None:
-        json.dump(findings_of_tree(args.corpus), sys.stdout)
+        json.dump(findings_of_tree(args.corpus, args.everything), sys.stdout)
         return 0
     if args.before is None or not (args.before / "pipelint").is_dir():
         parser.error("--before must name a pipelint source tree")
-    print(table(run_tree(args.before.resolve(), args.corpus), run_tree(HERE, args.corpus)))
+    corpus = args.corpus.resolve()
+    print(table(run_tree(args.before.resolve(), corpus, args.everything), run_tree(HERE, corpus, args.everything)))
     return 0
 
 

@@ -10,7 +10,8 @@
 -- PIPELINT_REMAINING (how many diagnostics the fixed text should have).
 
 local report = { steps = {} }
-local TIMEOUT_MS = 30000 -- the server's start costs ~1 s; CI machines are slower and busy
+local common = dofile(vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":h") .. "/nvim_common.lua")
+local TIMEOUT_MS = common.TIMEOUT_MS
 
 local function step(name)
   table.insert(report.steps, name)
@@ -18,33 +19,6 @@ end
 
 local function buffer_text(buf)
   return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n") .. "\n"
-end
-
-local function diagnostics(buf)
-  local found = {}
-  for _, d in ipairs(vim.diagnostic.get(buf)) do
-    table.insert(found, {
-      code = d.code,
-      lnum = d.lnum,
-      col = d.col, -- Neovim's own byte column, converted from the LSP position
-      end_lnum = d.end_lnum,
-      end_col = d.end_col,
-      severity = d.severity,
-      source = d.source,
-      message = d.message,
-    })
-  end
-  table.sort(found, function(a, b)
-    return a.lnum < b.lnum or (a.lnum == b.lnum and a.col < b.col)
-  end)
-  return found
-end
-
-local function attached_clients(buf)
-  if vim.lsp.get_clients then
-    return vim.lsp.get_clients({ bufnr = buf })
-  end
-  return vim.tbl_values(vim.lsp.buf_get_clients(buf)) -- 0.7 to 0.9
 end
 
 -- The code-action menu is vim.ui.select: answer it as a user would, by title.
@@ -79,11 +53,11 @@ local function run()
   assert(vim.wait(TIMEOUT_MS, function()
     return #vim.diagnostic.get(buf) > 0
   end, 20), "no diagnostics arrived")
-  local clients = attached_clients(buf)
+  local clients = common.attached_clients(buf)
   report.clients = vim.tbl_map(function(client)
     return { name = client.name, offset_encoding = client.offset_encoding }
   end, clients)
-  report.diagnostics = diagnostics(buf)
+  report.diagnostics = common.diagnostics(buf)
   step("diagnostics")
 
   -- The cursor inside the first finding, a few bytes past its start.
@@ -106,13 +80,8 @@ local function run()
   vim.wait(TIMEOUT_MS, function()
     return #vim.diagnostic.get(buf) == remaining
   end, 20)
-  report.remaining = diagnostics(buf)
+  report.remaining = common.diagnostics(buf)
   step("remaining")
 end
 
-local ok, problem = xpcall(run, debug.traceback)
-if not ok then
-  report.error = problem
-end
-vim.fn.writefile({ vim.fn.json_encode(report) }, os.getenv("PIPELINT_REPORT"))
-vim.cmd("qall!")
+common.finish(report, run)

@@ -1,5 +1,12 @@
 """`pipelint lsp` in a real editor: the Neovim snippets of docs/editors.md, run headless.
 
+Two tests per Neovim and snippet: a shell script (below), and the files that
+hold shell (nvim_hosts_driver.lua): a Dockerfile and a GitHub Actions
+workflow get the diagnostics the CLI reports, and of the sample paths of
+editors/vscode/test/host-files.json (which the VS Code extension and the
+Python registry are tested against too) exactly those pipelint reads get the
+client: no other YAML file.
+
 For every Neovim found and every snippet of docs/editors.md that version can
 run, `nvim --headless --clean` sources the snippet as a user's init.lua, and
 nvim_driver.lua opens nightly-report.sh (accents and emoji before its
@@ -32,10 +39,17 @@ from pathlib import Path
 import pytest
 from harness import fix, lint
 
+from pipelint.engine import linter
+from pipelint.engine.config import Settings
+
 HERE = Path(__file__).resolve().parent
 REPOSITORY = HERE.parents[1]
 DOCS = REPOSITORY / "docs" / "editors.md"
 DRIVER = HERE / "nvim_driver.lua"
+HOSTS_DRIVER = HERE / "nvim_hosts_driver.lua"
+HOST_FILES = REPOSITORY / "editors" / "vscode" / "test" / "host-files.json"
+# Files that hold shell, with findings: the fixtures a new user lints first.
+LINTED_HOSTS = ("Dockerfile", ".github/workflows/nightly.yml")
 SCRIPT = HERE / "nightly-report.sh"
 # Opened under a name with a space and an accent: its URI is percent-encoded
 # by Neovim and must come back to the same buffer in every edit.
@@ -149,6 +163,22 @@ def run_neovim(nvim: Path, snippet: str, tmp_path: Path, remaining: int) -> dict
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
     shutil.copy(SCRIPT, project / OPENED_AS)
+    return run_driver(
+        nvim,
+        snippet,
+        DRIVER,
+        tmp_path,
+        {
+            "PIPELINT_SCRIPT": str(project / OPENED_AS),
+            "PIPELINT_QUICK_FIX": QUICK_FIX,
+            "PIPELINT_REMAINING": str(remaining),
+        },
+    )
+
+
+def run_driver(nvim: Path, snippet: str, driver: Path, tmp_path: Path, variables: dict[str, str]) -> dict:
+    """Neovim with the snippet as init.lua, then the driver, in tmp_path/project; the driver's JSON report."""
+    project = tmp_path / "project"
     init = tmp_path / "init.lua"
     init.write_text(snippet, encoding="utf-8")
     report = tmp_path / "report.json"
@@ -156,15 +186,13 @@ def run_neovim(nvim: Path, snippet: str, tmp_path: Path, remaining: int) -> dict
         **os.environ,
         "PATH": os.pathsep.join([str(pipelint_on_path(tmp_path / "bin")), os.environ.get("PATH", "")]),
         "PYTHONPATH": os.pathsep.join(filter(None, [str(REPOSITORY), os.environ.get("PYTHONPATH")])),
-        "PIPELINT_SCRIPT": str(project / OPENED_AS),
         "PIPELINT_REPORT": str(report),
-        "PIPELINT_QUICK_FIX": QUICK_FIX,
-        "PIPELINT_REMAINING": str(remaining),
+        **variables,
         # Neovim's state and logs (lsp.log) stay in the test's folder.
         **{f"XDG_{kind}_HOME": str(tmp_path / "xdg" / kind.lower()) for kind in ("CONFIG", "DATA", "STATE", "CACHE")},
     }
-    argv = [str(nvim), "--headless", "--clean", "-c", f"luafile {init}", "-c", f"luafile {DRIVER}"]
-    done = subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
+    argv = [str(nvim), "--headless", "--clean", "-c", f"luafile {init}", "-c", f"luafile {driver}"]
+    done = subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
     assert report.exists(), f"nvim wrote no report (exit {done.returncode}):\n{done.stdout}\n{done.stderr}"
     result = json.loads(report.read_text(encoding="utf-8"))
     assert "error" not in result, f"{result['error']}\nsteps done: {result['steps']}\n{done.stderr}"
@@ -192,3 +220,46 @@ def test_neovim_shows_the_findings_and_applies_a_quick_fix_and_fix_all(nvim: Pat
     assert result["after_fix_all"].encode() == all_fixed
     assert b"sort words.txt | uniq -c" in all_fixed and b"cat access.log 2>/dev/null | wc -l" in all_fixed
     assert seen_diagnostics(result["remaining"]) == remaining  # the unsafe PL001 on line 5 stays
+
+
+def cli_diagnostics(source: bytes, name: str) -> list[dict]:
+    """What `pipelint check NAME` reports for a host file, as Neovim's byte ranges."""
+    report = linter.process(source, name, Settings(), Path(name))
+    return [
+        {"code": f.code, "range": byte_range(source, f.start, f.end), "source": "pipelint"}
+        for f in sorted(report.findings, key=lambda f: f.start)
+    ]
+
+
+@pytest.mark.parametrize(("nvim", "snippet"), cases())
+def test_neovim_lints_a_dockerfile_and_a_workflow_and_no_other_yaml(nvim: Path, snippet: Snippet, tmp_path: Path):
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    expected = {}
+    for name in LINTED_HOSTS:
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPOSITORY / "fixtures" / name, project / name)
+        expected[name] = cli_diagnostics((project / name).read_bytes(), name)
+        assert expected[name], f"fixtures/{name} has no finding to wait for"
+    samples = json.loads(HOST_FILES.read_text(encoding="utf-8"))["paths"]
+    for name in samples:
+        (project / name).parent.mkdir(parents=True, exist_ok=True)
+    result = run_driver(
+        nvim,
+        doc_snippet(snippet.heading),
+        HOSTS_DRIVER,
+        tmp_path,
+        {
+            "PIPELINT_LINTED": json.dumps({name: len(found) for name, found in expected.items()}),
+            "PIPELINT_SAMPLES": json.dumps(sorted(samples)),
+        },
+    )
+
+    for name in LINTED_HOSTS:
+        seen = result["linted"][name]
+        assert seen["attached"], f"{name}: no pipelint client"
+        assert seen_diagnostics(seen["diagnostics"]) == expected[name], name
+    assert result["linted"]["Dockerfile"]["filetype"] == "dockerfile"
+    assert result["linted"][".github/workflows/nightly.yml"]["filetype"] == "yaml"
+    attached = {name: seen["attached"] for name, seen in result["attached"].items()}
+    assert attached == {name: kind is not None for name, kind in samples.items()}, result["attached"]

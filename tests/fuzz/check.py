@@ -16,6 +16,8 @@ import harness
 from missing_inputs import allowances_for, inputs_read
 
 from pipelint.engine import fixer
+from pipelint.programs.table import FileInput, program
+from pipelint.shell import syntax
 
 from .classify import CLASSES, classify
 
@@ -93,6 +95,9 @@ def check(source: bytes, path: str, workdir: Path, bodies: tuple[bytes, ...] = (
     fixed, rules = safe_fix(source, path)
     if fixed == source:
         return Verdict()
+    if never_ends(fixed) > never_ends(source):  # not run: it would only time out
+        endless = harness.Difference("-", "inputs present", "never ends", "a fix gives a file to `tail -f` or its like")
+        return Verdict(fixed=True, failure=_failure(source, fixed, path, rules, [endless]))
     found, unsteady = differences(source, fixed, path, rules, bodies, workdir)
     if not found:
         return Verdict(fixed=True, flaky=unsteady)
@@ -100,6 +105,27 @@ def check(source: bytes, path: str, workdir: Path, bodies: tuple[bytes, ...] = (
     if len(rules) > 1:
         failure = _blame(source, path, rules, bodies, workdir) or failure
     return Verdict(fixed=True, flaky=unsteady, failure=failure)
+
+
+def never_ends(source: bytes) -> int:
+    """How many commands read a regular file by `<` that the program table says never end on one (`tail -f`).
+
+    Asked of the table, so a consumer added there is known here too.
+    """
+    context = harness.context_of(source)
+    count = 0
+    for node in syntax.walk(context.root):
+        if node.type != "redirected_statement" or not any(
+            r.type == "file_redirect" and syntax.redirect_parts(r)[1] == "<" for r in node.children_by_field_name("redirect")
+        ):
+            continue
+        body = node.child_by_field_name("body")
+        if body is None or body.type != "command":
+            continue
+        model = context.command(body)
+        facts = program(model.program).file_input
+        count += any(f.how is FileInput.NEVER_ENDS and (not f.with_options or model.has(*f.with_options)) for f in facts)
+    return count
 
 
 def _failure(source: bytes, fixed: bytes, path: str, rules: tuple[str, ...], found: list) -> Failure:

@@ -30,6 +30,7 @@ CLASSES = {
     14: "keywords and prefixes",
     15: "devices with record sizes",
     16: "a removed stage changes when the producer dies",
+    17: "a consumer that reads a regular file otherwise than a pipe (issue 25)",
 }
 
 _WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
@@ -73,6 +74,8 @@ _NOT_A_FILE = re.compile(rb'missing\.txt|[ =]src(?:[ |;)]|$)|"\$\*"|"~/', re.MUL
 # Rules whose fix changes how the operand is read (a redirect, grep -c, sort -u).
 _READING_RULES = {"PL001", "PL004", "PL203", "PL501", "PL502"}
 _REDIRECTING_RULES = {"PL001", "PL002", "PL004", "PL203"}  # the consumer gets `< FILE` or `<<EOF`
+# A consumer the program table says reads a file otherwise than a pipe, now given one by `<` (issue 25).
+_FILE_CONSUMER_FED = re.compile(rb"\b(?:gzip|pigz|lz4|pv|dd|tail|sort|sh -c|\{)[^|\n]*<[ \t]*[^<&(]")
 
 
 def _names_no_file(source: bytes) -> bool:
@@ -113,6 +116,8 @@ def _shape_class(source: bytes, fixed: bytes, rules: set[str], aspects: set[str]
     """The class of a failure that is not about here-documents or CRLF."""
     if _redefines(source, fixed):
         return 4
+    if rules & _REDIRECTING_RULES and _FILE_CONSUMER_FED.search(fixed):
+        return 17
     if rules & {"PL201", "PL203"}:
         return 7
     if only_taken_away or (rules & _READING_RULES and _names_no_file(source)):

@@ -41,6 +41,13 @@ BASH_PREFIXES = ["set -o pipefail", "set -eo pipefail"]
 # Options turned off again, or on only inside a subshell, after the prefix (facts.option_at follows these).
 SCOPED_OPTIONS = ["set +e", "set +u", "( set -e )", "x=$(set -e; echo)", "set -e; set +e", "set -u; set +u", "f() { set -e; }"]
 BASH_SCOPED_OPTIONS = ["set +o pipefail", "( set -o pipefail )", "set -o pipefail; set +o pipefail", "set +eo pipefail"]
+# Issue 25: options turned on in ways only the one reader of options sees (class 7), the last stage in the
+# current shell (class 1), builtins that act on the shell (class 12).
+OTHER_WAYS = ["builtin set -e", "command set -e", "\\set -e", "'set' -u", "command -p set -e", "complete() { :; }"]
+BASH_OTHER_WAYS = ["shopt -s lastpipe", "time set -e", "builtin shopt -s lastpipe", "set -e; export SHELLOPTS"]
+# Issue 25: the script read by a shell from its stdin, after a command that may read it (class 3), or from an
+# unquoted here-document whose `$…` the outer shell expands first (class 2).
+STDIN_READERS = ["", "", "read -r first", "head -n 1 > line.txt", "mkdir -p made", "x=$(head -c 3)"]
 
 # Consumers that are external commands: nothing can leak from their subshell.
 EXTERNAL = [
@@ -78,6 +85,21 @@ ALIASES = {
     "cat": "cat -n", "tee": "tee -a", "dd": "dd status=none", "grep": "grep -i", "sort": "sort -r",
     "uniq": "uniq -c", "wc": "wc -c", "echo": "echo alias:", "head": "head -n 2",
 }
+# Consumers the program table says read a regular file otherwise than a pipe (issue 25 class 6), each with
+# the input it is fed; big.txt holds more than a pipe's 64 KiB, so reads from the pipe come back short.
+# `tail -f` never ends on a file: check.py refuses to run a fixed script that gives it one.
+FILE_CONSUMERS = [
+    ("big.txt", "gzip > out.gz"), ("words.txt", "gzip -9 > out.gz"), ("big.txt", "gzip -n > out.gz"),
+    ("words.txt", "gzip -N > out.gz"), ("w.gz", "gzip -d > out"), ("big.txt", "gzip -c | wc -c"),
+    ("big.txt", "xz > out.xz"), ("big.txt", "{ gzip; } > out.gz"), ("words.txt", "sh -c 'gzip > out.gz'"),
+    ("big.txt", "dd of=out bs=1M count=1"), ("big.txt", "dd bs=256k skip=1 status=none | wc -c"),
+    ("big.txt", "dd of=out status=none"), ("big.txt", "dd of=out bs=1M"), ("big.txt", "dd of=out bs=512 conv=sync status=none"),
+    ("big.txt", "dd bs=1M count=1 iflag=fullblock status=none | cksum"), ("big.txt", "sort"), ("big.txt", "sort -S 1M | tail -n 1"),
+    ("access.log", "tail -f"), ("access.log", "tail -F -n 2"), ("big.txt", "tail -n 2"), ("big.txt", "wc -c"),
+    ("backup.tar", "tar -tf -"),
+]  # fmt: skip
+FILE_READERS = ["cat {}", "cat -- {}", "dd if={} status=none", "dd if={} bs=64k status=none"]
+FILE_SETUP = ["seq 1 30000 > big.txt", "gzip -c words.txt > w.gz"]
 # Here-document body lines; some only look like the end or like commands.
 BODY_LINES = ["hello", "b a", "", "a | b", "x # y", "$v", "\tindented", "cat words.txt | sort", "  two  spaces"]
 # Lines bash does NOT take as the end of `<<EOF` / `<<-EOF` (tree-sitter may).
@@ -171,7 +193,31 @@ class Generator:
         # Drawn last, so that every other choice of script i stays what it was before this was added.
         if self.chance(0.2):
             lines.insert(2 if prefix else 1, self.pick(SCOPED_OPTIONS + (BASH_SCOPED_OPTIONS if bash else [])))
+        # Issue 25's shapes, drawn after everything above for the same reason.
+        if self.chance(0.12):
+            lines.insert(1, self.pick(OTHER_WAYS + (BASH_OTHER_WAYS if bash else [])))
+        if not crlf and self.chance(0.1):
+            lines = self.fed_on_stdin(lines, bash)
+        if self.chance(0.15):  # issue 25 class 6, after those for the same reason
+            last = len(lines) - (3 if lines[-2:] == ["SCRIPT", 'echo "outer rc=$?"'] else 1)  # the variables' printout
+            lines[last:last] = self.file_consumer()
         return Case(dialect, lines, bodies, crlf)
+
+    def file_consumer(self) -> list[str]:
+        """`cat FILE | CONSUMER` for a consumer that reads a regular file otherwise than the pipe."""
+        operand, consumer = self.rng.choice(FILE_CONSUMERS)
+        reader = self.pick(FILE_READERS).format(operand)
+        observer = self.pick(["", "", '; echo "rc=$?"', " && echo ok"])
+        return [*FILE_SETUP, f"{reader} | {consumer}{observer}"]
+
+    def fed_on_stdin(self, lines: list[str], bash: bool) -> list[str]:
+        """The script after its `#!` line as the here-document a shell reads from stdin (`bash -s <<'SCRIPT'`),
+        maybe after a command that reads stdin; an unquoted delimiter lets the outer shell expand `$…` first."""
+        shell = "bash -s" if bash else "sh -s"
+        delimiter = self.pick(["'SCRIPT'", "'SCRIPT'", "SCRIPT"])
+        reader = self.pick(STDIN_READERS)
+        inner = ([reader] if reader else []) + lines[1:]
+        return [lines[0], f"{shell} <<{delimiter}", *inner, "SCRIPT", 'echo "outer rc=$?"']
 
     def definitions(self, name: str, bash: bool) -> list[str]:
         body = REDEFINABLE[name]

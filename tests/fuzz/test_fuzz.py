@@ -45,7 +45,9 @@ def test_the_same_seed_gives_the_same_scripts():
 
 def test_the_seeded_run_checks_fixed_scripts(seeded_run):
     assert seeded_run.tried == COUNT
-    assert seeded_run.fixed >= COUNT // 4, seeded_run.summary()
+    # One script in five: issue 25's shapes (a script fed on stdin after a reader, outer `$…` in it)
+    # leave many with no safe fix at all, on purpose.
+    assert seeded_run.fixed >= COUNT // 5, seeded_run.summary()
 
 
 def test_the_seeded_run_finds_no_unknown_failure(seeded_run):
@@ -87,3 +89,13 @@ def test_saved_reproducer(regression, tmp_path):
 def test_saved_reproducer_parses(regression):
     """A reproducer the shell rejects would pass the replay for nothing."""
     assert accepted(regression.source, shell_of(regression.path))
+
+
+def test_a_fix_that_hands_tail_f_a_file_is_caught_without_running_it(tmp_path):
+    """`tail -f < FILE` never ends: the check asks the program table and fails the case before any run."""
+    from .check import _failure, never_ends
+
+    assert never_ends(b"tail -f < access.log\n") == 1 and never_ends(b"tail -n 2 < access.log\n") == 0
+    assert never_ends(b"cat access.log | tail -f\n") == 0 and never_ends(b"tail --follow=name < x\n") == 1
+    failure = _failure(b"cat access.log | tail -f\necho\n", b"tail -f < access.log\necho\n", "script.bash", ("PL001",), [])
+    assert failure.issue_class == 17

@@ -19,6 +19,15 @@ def fixed(name: str, text: str | bytes, **settings) -> bytes:
     return check(name, text, fix=True, **settings).final_source
 
 
+def one_step_workflow(shell: str, script: str, step_keys: str = "") -> str:
+    """A workflow whose one job runs script (its lines) in one step under `shell:`, with step_keys before `run:`."""
+    run = "".join(f"          {line}\n" for line in script.splitlines())
+    return (
+        "on: push\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n"
+        f"      - shell: {shell}\n{step_keys}        run: |\n{run}"
+    )
+
+
 def where(report: FileReport, finding: Finding) -> tuple[int, int]:
     """1-based line and character column of a finding, as the CLI prints it."""
     position = LineIndex(report.final_source).position(finding.start)

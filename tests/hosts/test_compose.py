@@ -25,13 +25,13 @@ services:
     command: sh -c 'cat access.log | grep 500'
   api:
     image: python
-    command: bash -c "cat data.csv | sort"
+    command: bash -c "cat data.csv | uniq"
   worker:
     image: debian
     entrypoint: ["/bin/sh", "-c"]
     command:
       - |
-        cat words.txt | sort -u
+        cat words.txt | uniq -u
         echo done
   db:
     image: postgres
@@ -97,8 +97,8 @@ def test_the_scripts_are_what_compose_hands_the_shell():
     texts = [region.text for region in regions]
     assert texts == [
         b"cat access.log | grep 500",
-        b"cat data.csv | sort",
-        b"cat words.txt | sort -u\necho done\n",
+        b"cat data.csv | uniq",
+        b"cat words.txt | uniq -u\necho done\n",
         b"cat words.txt | wc -l",
         b"cat access.log | grep -q 200",
     ]
@@ -110,8 +110,8 @@ def test_fix_keeps_the_file_and_what_the_services_run(tmp_path):
     assert result.decode() == (
         TEXT.replace("cat access.log | grep -q 200", "grep -q 200 < access.log")
         .replace("sh -c 'cat access.log | grep 500'", "sh -c 'grep 500 < access.log'")
-        .replace('bash -c "cat data.csv | sort"', 'bash -c "sort < data.csv"')
-        .replace("cat words.txt | sort -u", "sort -u < words.txt")
+        .replace('bash -c "cat data.csv | uniq"', 'bash -c "uniq < data.csv"')
+        .replace("cat words.txt | uniq -u", "uniq -u < words.txt")
     )  # the quoted flow item keeps its finding, without a fix
     assert_services_behave_the_same(TEXT, result, tmp_path)
 

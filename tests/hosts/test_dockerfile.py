@@ -111,8 +111,8 @@ def test_bash_only_fixes_only_under_a_bash_shell():
     [
         ("FROM debian:12\nRUN cat access.log | grep 500; echo done\n", "FROM debian:12\nRUN grep 500 < access.log; echo done\n"),
         (
-            "FROM debian:12\nRUN --mount=type=tmpfs,target=/tmp echo start && \\\n    cat words.txt | sort -u; echo done\n",
-            "FROM debian:12\nRUN --mount=type=tmpfs,target=/tmp echo start && \\\n    sort -u < words.txt; echo done\n",
+            "FROM debian:12\nRUN --mount=type=tmpfs,target=/tmp echo start && \\\n    cat words.txt | uniq -u; echo done\n",
+            "FROM debian:12\nRUN --mount=type=tmpfs,target=/tmp echo start && \\\n    uniq -u < words.txt; echo done\n",
         ),
         (
             "FROM debian:12\nRUN <<EOF\ncat access.log | grep -c 500\necho counted\nEOF\nRUN echo done\n",
@@ -123,8 +123,8 @@ def test_bash_only_fixes_only_under_a_bash_shell():
             'FROM debian:12\nRUN ["sh", "-c", "wc -l < access.log; echo done"]\n',
         ),
         (
-            "# escape=`\nFROM debian:12\nRUN echo start && `\n  cat data.csv | sort`\n  | uniq\n",
-            "# escape=`\nFROM debian:12\nRUN echo start && `\n  sort < data.csv`\n  | uniq\n",
+            "# escape=`\nFROM debian:12\nRUN echo start && `\n  cat data.csv | uniq`\n  | uniq\n",
+            "# escape=`\nFROM debian:12\nRUN echo start && `\n  uniq < data.csv`\n  | uniq\n",
         ),
     ],
 )
@@ -160,7 +160,7 @@ def test_the_fixer_refuses_an_edit_that_changes_the_instructions():
 
 
 def test_directive_above_the_run_disables_the_rule():
-    text = "FROM debian:12\n# pipelint: disable=PL001 the log is tiny\nRUN cat access.log | grep 500\nRUN cat words.txt | sort\n"
+    text = "FROM debian:12\n# pipelint: disable=PL001 the log is tiny\nRUN cat access.log | grep 500\nRUN cat words.txt | uniq\n"
     assert located(check("Dockerfile", text)) == [("PL001", 4, 5)]
 
 

@@ -83,11 +83,11 @@ def test_finding_in_a_plain_scalar():
     ("steps", "expected"),
     [
         ("- run: |\n    cat access.log | grep -c 500\n", "- run: |\n    grep -c 500 < access.log\n"),
-        ("- run: |-\n    echo start\n    cat data.csv | sort\n", "- run: |-\n    echo start\n    sort < data.csv\n"),
-        ("- run: cat words.txt | sort -u\n", "- run: sort -u < words.txt\n"),
+        ("- run: |-\n    echo start\n    cat data.csv | uniq\n", "- run: |-\n    echo start\n    uniq < data.csv\n"),
+        ("- run: cat words.txt | uniq -u\n", "- run: uniq -u < words.txt\n"),
         (
-            "- name: two steps\n  shell: bash\n  run: |\n    cat access.log | wc -l\n- run: cat data.csv | sort\n",
-            "- name: two steps\n  shell: bash\n  run: |\n    wc -l < access.log\n- run: sort < data.csv\n",
+            "- name: two steps\n  shell: bash\n  run: |\n    cat access.log | wc -l\n- run: cat data.csv | uniq\n",
+            "- name: two steps\n  shell: bash\n  run: |\n    wc -l < access.log\n- run: uniq < data.csv\n",
         ),
     ],
 )
@@ -262,3 +262,57 @@ def test_names_of_workflows():
         assert hosts.kind_of(name) is hosts.GITHUB_ACTIONS, name
     for name in (".github/workflows/sub/ci.yml", "workflows/ci.yml", ".github/dependabot.yml", "ci.yml"):
         assert hosts.kind_of(name) is None, name
+
+
+SSH_ACTION = """
+- uses: appleboy/ssh-action@v1.0.3
+  with:
+    host: ${{ secrets.HOST }}
+    username: deploy
+    script: |
+      cd /srv/app
+      cat access.log | grep -c 500
+"""
+
+
+def test_ssh_action_script_runs_remotely_as_posix_sh():
+    """appleboy/ssh-action sends `script:` to the remote login shell: read as sh, output crossing the link."""
+    (region,) = scripts(workflow(SSH_ACTION).encode())
+    assert region.dialect is Dialect.SH and region.stdout_over_network and region.options == frozenset()
+    assert "appleboy/ssh-action" in region.origin
+    assert [f.code for f in check(WORKFLOW, workflow(SSH_ACTION)).findings] == ["PL001"]
+    report = check(WORKFLOW, workflow(SSH_ACTION), fix=True, unsafe_fixes=True)
+    assert b"      grep -c 500 < access.log\n" in report.final_source
+    assert yaml.safe_load(report.final_source)["jobs"]["build"]["steps"][0]["with"]["host"] == "${{ secrets.HOST }}"
+
+
+def test_ssh_action_script_stop_is_errexit_and_takes_no_fix():
+    """`script_stop: true` checks every line's status (errexit); drone-ssh re-joins the trimmed lines: no edit."""
+    text = workflow(SSH_ACTION.replace("    username: deploy\n", "    username: deploy\n    script_stop: true\n"))
+    (region,) = scripts(text.encode())
+    assert region.options == frozenset({"errexit"})
+    (finding,) = check(WORKFLOW, text).findings
+    assert finding.code == "PL001" and finding.fix is None
+
+
+def test_ssh_action_transfer_shapes_are_read_there():
+    steps = """
+    - uses: appleboy/ssh-action@master
+      with:
+        script: gzip -c dump.sql | ssh -C backup 'cat > d.gz'
+    """
+    assert {f.code for f in check(WORKFLOW, workflow(steps)).findings} >= {"PL303"}
+
+
+@pytest.mark.parametrize(
+    "step",
+    [
+        # Other actions' inputs are not shell; an expression is not a script the file shows.
+        "- uses: appleboy/scp-action@v0.1.7\n  with:\n    source: cat access.log | grep 500\n",
+        "- uses: someone/ssh-action@v1\n  with:\n    script: cat access.log | grep 500\n",
+        "- uses: appleboy/ssh-action@v1\n  with:\n    script: ${{ inputs.script }}\n",
+        "- uses: appleboy/ssh-action@v1\n  with:\n    script_path: deploy.sh\n",
+    ],
+)
+def test_other_actions_are_not_read(step):
+    assert scripts(workflow(step).encode()) == []

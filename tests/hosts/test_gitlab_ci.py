@@ -74,22 +74,22 @@ build:
   stage: test
   script:
     - *setup
-    - cat data.csv | sort
+    - cat data.csv | uniq
     - |
       for f in words.txt data.csv; do
         cat "$f" | wc -l
       done
     - 'cat "my file.txt" | wc -l'
     - !reference [.setup, script]
-  after_script: cat words.txt | sort -u
+  after_script: cat words.txt | uniq -u
 """
 
 # Each `cat` that only feeds one reader becomes a redirect; the quoted item keeps its text.
 FIXED = (
     TEXT.replace("cat access.log | grep -c 500", "grep -c 500 < access.log")
-    .replace("cat data.csv | sort", "sort < data.csv")
+    .replace("cat data.csv | uniq", "uniq < data.csv")
     .replace('cat "$f" | wc -l', 'wc -l < "$f"')
-    .replace("cat words.txt | sort -u", "sort -u < words.txt")
+    .replace("cat words.txt | uniq -u", "uniq -u < words.txt")
 )
 
 
@@ -118,15 +118,15 @@ def test_a_list_is_one_script_run_as_posix_sh_with_errexit():
     regions = hosts.GITLAB_CI.scan(TEXT.encode()).regions
     assert [r.text.count(b"\n") for r in regions] == [
         0,
-        6,
+        7,
         0,
-    ]  # `before_script`, `script` (4 items, one of 4 lines), `after_script`
-    assert regions[1].text.startswith(b"echo setup\ncat data.csv | sort\nfor f in")
+    ]  # `before_script`; `script` (after the `before_script`: 5 items, one of 4 lines); `after_script`
+    assert regions[1].text.startswith(b"cat access.log | grep -c 500\necho setup\ncat data.csv | uniq\nfor f in")
     assert {(r.dialect, "errexit" in r.options) for r in regions} == {(Dialect.SH, True)}
 
 
 def test_an_anchored_script_is_linted_once():
-    text = ".base:\n  script: &s\n    - cat data.csv | sort\njob:\n  script: *s\n"
+    text = ".base:\n  script: &s\n    - cat data.csv | uniq\njob:\n  script: *s\n"
     assert located(check(CI, text)) == [("PL001", 3, 7)]
 
 
@@ -139,7 +139,7 @@ quiet:
   script:
     - tee() { command tee "$@" > /dev/null; }
     - *count
-    - cat data.csv | sort
+    - cat data.csv | uniq
 """
 
 
@@ -152,7 +152,7 @@ def test_an_item_shared_by_jobs_is_reported_once_and_fixed_only_where_every_job_
     assert shared.fix is None  # in `quiet`, tee is a function: removing the stage changes what runs
     assert "YAML alias" in shared.help
     result = fixed(CI, SHARED, unsafe_fixes=True)
-    assert result.decode() == SHARED.replace("cat data.csv | sort", "sort < data.csv")
+    assert result.decode() == SHARED.replace("cat data.csv | uniq", "uniq < data.csv")
     assert_jobs_behave_the_same(SHARED, result, tmp_path)
 
 

@@ -24,6 +24,9 @@ PICKED = {
     "Containerfile": BAD_RUN,
     "api.Dockerfile": BAD_RUN,
     "Dockerfile.prod": BAD_RUN,
+    "Dockerfile-arm64v8": BAD_RUN,
+    "images/Dockerfile-debian-aarch64": BAD_RUN,
+    "Containerfile-ubi9": BAD_RUN,
     "docker/x.dockerfile": BAD_RUN,
     ".github/workflows/ci.yml": BAD_STEP,
     ".github/workflows/release.yaml": BAD_STEP,
@@ -41,11 +44,13 @@ NOT_PICKED = {
     "compose.yaml.orig": BAD_SERVICE,
     "Makefile": "all:\n\tcat access.log | grep 500\n",
 }
+# Scripts, picked as scripts: `Dockerfile-build.sh` ends as one does.
+SCRIPTS = {"backup.sh": "cat access.log | grep 500\n", "Dockerfile-build.sh": "cat access.log | grep 500\n"}
 
 
 @pytest.fixture
 def project(tmp_path):
-    for name, text in {**PICKED, **NOT_PICKED, "backup.sh": "cat access.log | grep 500\n"}.items():
+    for name, text in {**PICKED, **NOT_PICKED, **SCRIPTS}.items():
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
@@ -60,11 +65,17 @@ def walked(folder, embedded: bool) -> set[str]:
 
 
 def test_a_folder_walk_picks_dockerfiles_and_ci_files(project):
-    assert walked(project, embedded=True) == set(PICKED) | {"backup.sh"}
+    assert walked(project, embedded=True) == set(PICKED) | set(SCRIPTS)
 
 
 def test_no_embedded_picks_scripts_only(project):
-    assert walked(project, embedded=False) == {"backup.sh"}
+    assert walked(project, embedded=False) == set(SCRIPTS)
+
+
+def test_a_dockerfile_named_with_a_dash_is_linted_as_one(project, monkeypatch):
+    """Named on the command line, `Dockerfile-arm64v8` is read as a Dockerfile, not as a shell script."""
+    result = run(project, monkeypatch, "Dockerfile-arm64v8")
+    assert "Dockerfile-arm64v8:2:5: PL001" in result.output and "parse-error" not in result.output
 
 
 def run(folder, monkeypatch, *args: str):
@@ -79,7 +90,7 @@ def reported(output: str) -> set[str]:
 def test_check_reports_every_host_file_at_its_line(project, monkeypatch):
     result = run(project, monkeypatch, ".")
     assert result.exit_code == 1
-    assert reported(result.output) == set(PICKED) | {"backup.sh"}
+    assert reported(result.output) == set(PICKED) | set(SCRIPTS)
     assert "Dockerfile:2:5: PL001" in result.output
     assert ".github/workflows/ci.yml:6:14: PL001" in result.output
     assert ".gitlab-ci.yml:3:7: PL001" in result.output
@@ -88,8 +99,8 @@ def test_check_reports_every_host_file_at_its_line(project, monkeypatch):
 
 def test_config_embedded_false_turns_discovery_off(project, monkeypatch):
     (project / ".pipelint.toml").write_text("embedded = false\n")
-    assert reported(run(project, monkeypatch, ".").output) == {"backup.sh"}
-    assert reported(run(project, monkeypatch, "--embedded", ".").output) == set(PICKED) | {"backup.sh"}
+    assert reported(run(project, monkeypatch, ".").output) == set(SCRIPTS)
+    assert reported(run(project, monkeypatch, "--embedded", ".").output) == set(PICKED) | set(SCRIPTS)
 
 
 def test_a_named_host_file_is_linted_as_its_kind_and_skipped_without_embedded(project, monkeypatch):

@@ -41,13 +41,47 @@ class Published:
     at: float  # time.perf_counter() when the client received it
 
 
+# How long a wait may last before the test says what never came: a bound
+# against a hang, not a guess at how long a lint takes. Waits end on the
+# message itself (`arrival`), however loaded the machine; an exact-lint of a
+# 5,000-line script took 31 min of wall time for the whole suite on a
+# machine loaded by four CPU hogs, where a fixed 10 s failed six tests.
+WAIT_BOUND = 600.0
+
+
+def _arrived(client: LanguageClient) -> None:
+    """Wake every wait: something the tests may be waiting for came in."""
+    for waiter in client.waiters:
+        if not waiter.done():
+            waiter.set_result(None)
+    client.waiters.clear()
+
+
+async def arrival(client: LanguageClient, found, what: str, timeout: float = WAIT_BOUND):
+    """found() once it answers something other than None, checked again at each message the client records."""
+    deadline = time.monotonic() + timeout
+    while (answer := found()) is None:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise AssertionError(f"{what} did not come within {timeout:.0f} s")
+        waiter = asyncio.get_running_loop().create_future()
+        client.waiters.append(waiter)
+        try:
+            await asyncio.wait_for(waiter, remaining)
+        except TimeoutError:
+            pass
+    return answer
+
+
 def _record_diagnostics(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
     client.diagnostics[params.uri] = params.diagnostics
     client.published.append(Published(params, time.perf_counter()))
+    _arrived(client)
 
 
 def _record_registration(client: LanguageClient, params: types.RegistrationParams) -> None:
     client.registrations.extend(params.registrations)
+    _arrived(client)
 
 
 @dataclass
@@ -58,6 +92,7 @@ class Traced:
 
 def _record_trace(client: LanguageClient, params: types.LogTraceParams) -> None:
     client.traces.append(Traced(params.message, time.perf_counter()))
+    _arrived(client)
 
 
 def make_client() -> LanguageClient:
@@ -71,6 +106,7 @@ def make_client() -> LanguageClient:
     client.published = []
     client.registrations = []
     client.traces = []
+    client.waiters = []
     return client
 
 
@@ -109,15 +145,16 @@ def change_document(client: LanguageClient, uri: str, text: str, version: int) -
     )
 
 
-async def published(client: LanguageClient, uri: str, version: int | None = None, after: int = 0, timeout: float = 10.0) -> Published:
+async def published(client: LanguageClient, uri: str, version: int | None = None, after: int = 0, timeout: float = WAIT_BOUND) -> Published:
     """The first publishDiagnostics for uri (at that version) among those received after index `after`."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+
+    def found() -> Published | None:
         for item in client.published[after:]:
             if item.params.uri == uri and (version is None or item.params.version == version):
                 return item
-        await asyncio.sleep(0.005)
-    raise AssertionError(f"no diagnostics for {uri} version {version} within {timeout} s")
+        return None
+
+    return await arrival(client, found, f"diagnostics for {uri} version {version}", timeout)
 
 
 def trace_verbosely(client: LanguageClient) -> None:
@@ -125,18 +162,16 @@ def trace_verbosely(client: LanguageClient) -> None:
     client.protocol.notify(types.SET_TRACE, types.SetTraceParams(value=types.TraceValue.Verbose))
 
 
-async def traced(client: LanguageClient, text: str, after: int = 0, timeout: float = 10.0) -> Traced:
+async def traced(client: LanguageClient, text: str, after: int = 0, timeout: float = WAIT_BOUND) -> Traced:
     """The first `$/logTrace` holding text among those received after index `after`."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for item in client.traces[after:]:
-            if text in item.message:
-                return item
-        await asyncio.sleep(0.005)
-    raise AssertionError(f"no trace with {text!r} within {timeout} s")
+
+    def found() -> Traced | None:
+        return next((item for item in client.traces[after:] if text in item.message), None)
+
+    return await arrival(client, found, f"a trace with {text!r}", timeout)
 
 
-async def exact_diagnostics(client: LanguageClient, uri: str, version: int, after: int = 0, timeout: float = 10.0) -> Traced:
+async def exact_diagnostics(client: LanguageClient, uri: str, version: int, after: int = 0, timeout: float = WAIT_BOUND) -> Traced:
     """When the exact lint of that version was done: its diagnostics published, or found the same as the provisional ones."""
     return await traced(client, f"exact diagnostics of {uri} version {version}:", after, timeout)
 

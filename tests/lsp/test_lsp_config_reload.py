@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
-from lsp_client import diagnostics, file_uri, open_document
+from lsp_client import arrival, diagnostics, file_uri, open_document
 from lsprotocol import types
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -26,10 +24,8 @@ def saved(client, path) -> None:
 
 
 async def test_config_file_watchers_are_registered(client):
-    for _ in range(500):  # the request follows `initialized`; give it a moment
-        if client.registrations:
-            break
-        await asyncio.sleep(0.01)
+    # The request follows `initialized`: wait for it to come.
+    await arrival(client, lambda: client.registrations or None, "client/registerCapability")
     (registration,) = [r for r in client.registrations if r.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES]
     globs = {w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in registration.register_options["watchers"]}
     assert globs == {"**/.pipelint.toml", "**/pyproject.toml"}

@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parent.parent.parent
 
 # A script with findings from two rules, one of them twice, and a clean line.
 # `echo done` last: the script's own status is not the pipelines' (else PL001's fix is unsafe).
-BAD = b"#!/bin/bash\ncat access.log | grep -c ' 500 '\ncat dump.sql | mysql shop\nwc -l < words.txt\ncat data.csv | sort\necho done\n"
+BAD = b"#!/bin/bash\ncat access.log | grep -c ' 500 '\ncat dump.sql | mysql shop\nwc -l < words.txt\ncat data.csv | uniq\necho done\n"
 CLEAN = b"#!/bin/sh\nwc -l < words.txt\n"
 BROKEN = b"#!/bin/bash\nif [ -f x ; then\n"
 

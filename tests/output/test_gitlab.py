@@ -51,14 +51,14 @@ def test_fingerprints_survive_edits_elsewhere_in_the_file(tmp_path):
 
 def test_fingerprints_change_with_the_flagged_line_and_the_file(tmp_path):
     before = fingerprints(BAD, tmp_path)
-    edited = BAD.replace(b"cat data.csv | sort", b"cat data.csv | sort -u")
+    edited = BAD.replace(b"cat data.csv | uniq", b"cat data.csv | uniq -u")
     after = fingerprints(edited, tmp_path)
     assert after[:2] == before[:2] and after[2] != before[2]
     assert set(fingerprints(BAD, tmp_path, "other.sh")).isdisjoint(before)
 
 
 def test_identical_lines_get_distinct_stable_fingerprints(tmp_path):
-    twice = b"#!/bin/bash\ncat data.csv | sort\ncat data.csv | sort\n"
+    twice = b"#!/bin/bash\ncat data.csv | uniq\ncat data.csv | uniq\n"
     first = fingerprints(twice, tmp_path)
     assert len(set(first)) == 2
     assert fingerprints(b"#!/bin/bash\necho start\n" + twice[12:], tmp_path) == first

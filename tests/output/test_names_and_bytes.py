@@ -110,3 +110,39 @@ def test_diff_headers_quote_odd_names_as_git_does_and_git_applies_them(tmp_path)
     subprocess.run(["git", "apply", "fixes.diff"], cwd=tmp_path, check=True)
     for name in names:
         assert (tmp_path / name).read_bytes() != BAD
+
+
+DIFF_NAMES = ["plain.sh", "sp ace.sh", "two  blanks.sh", "end .sh", "new\nline.sh", NOT_UTF8_NAME, 'quote".sh', "tab\tname.sh"]
+
+
+def _diff_of(tmp_path, names):
+    import subprocess
+
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    for name in names:
+        (tmp_path / name).write_bytes(BAD)
+    completed = run_cli("check", "--diff", ".", cwd=tmp_path)
+    assert completed.returncode == 1
+    return completed.stdout
+
+
+def test_diff_headers_end_a_name_with_a_blank_by_a_tab_as_git_does(tmp_path):
+    headers = [line for line in _diff_of(tmp_path, DIFF_NAMES).split(b"\n") if line.startswith((b"--- ", b"+++ "))]
+    assert b"--- a/sp ace.sh\t" in headers and b"+++ b/sp ace.sh\t" in headers
+    assert b"--- a/plain.sh" in headers and b'--- "a/tab\\tname.sh"' in headers
+
+
+@pytest.mark.parametrize("tool", [["patch", "-p1", "-i", "fixes.diff"], ["git", "apply", "fixes.diff"]])
+def test_diff_applies_with_gnu_patch_and_git_apply(tool, tmp_path):
+    """Issue 25 class 9: GNU patch read `--- a/sp ace.sh` as the file `sp` and failed."""
+    import subprocess
+
+    patched, fixed = tmp_path / "patched", tmp_path / "fixed"
+    patched.mkdir(), fixed.mkdir()
+    (patched / "fixes.diff").write_bytes(_diff_of(patched, DIFF_NAMES))
+    applied = subprocess.run(tool, cwd=patched, capture_output=True)
+    assert applied.returncode == 0, applied
+    _diff_of(fixed, DIFF_NAMES)
+    run_cli("check", "--fix", ".", cwd=fixed)
+    for name in DIFF_NAMES:
+        assert (patched / name).read_bytes() == (fixed / name).read_bytes() != BAD, name

@@ -199,8 +199,8 @@ UNSAFE_MIDDLE = [
 @pytest.mark.parametrize("script", UNSAFE_MIDDLE)
 def test_middle_removal_is_unsafe_where_the_script_can_tell(script):
     (finding,) = lint(script, select=("PL101",))
-    assert finding.fix.applicability is Applicability.UNSAFE, finding.fix.title
-    assert "unsafe:" in finding.fix.title
+    assert finding.fix.applicability is Applicability.UNSAFE, finding.help
+    assert finding.help.startswith("The fix is unsafe: "), finding.help
 
 
 SAFE_MIDDLE = [

@@ -26,7 +26,7 @@ from pipelint.rules import evidence
         "/bin/dd if=access.log | wc -l",
         "dd if=/dev/sda bs=1M | gzip > sda.img.gz",
         "n=$(dd if=access.log | wc -l)",
-        "diff <(dd if=access.log | sort) words.txt",
+        "diff <(dd if=access.log | uniq) words.txt",
         "dd if=access.log | while read -r line; do echo \"$line\"; done",
         "dd if=access.log |& grep 500",
     ],
@@ -135,7 +135,7 @@ TRICKY = [
     "dd if=access.log status=none | grep 500\necho after\n",
     "dd if=access.log bs=1M status=none | grep -c 500\necho after\n",
     'dd if="my file.txt" status=none | tr a-z A-Z\necho after\n',
-    "dd 'if=my file.txt' status=none | sort -r\necho after\n",
+    "dd 'if=my file.txt' status=none | tr a-z A-Z\necho after\n",
     "dd \\\n  if=access.log status=none \\\n  | grep 500 \\\n  | wc -l\n",
     "dd if=access.log status=none | grep 500 > out.txt\necho done\n",
     'n=$(dd if=access.log status=none | head -1); echo "$n"\n',
@@ -180,7 +180,7 @@ def test_fix_keeps_behaviour(shell, script, tmp_path):
     "script",
     [
         "dd if=access.log | grep 500\n",
-        "dd if=access.log bs=4k 2>/dev/null | sort\n",
+        "dd if=access.log bs=4k 2>/dev/null | uniq\n",
         "dd if=dump.sql | mysql shop\n",
     ],
 )

@@ -94,8 +94,11 @@ def test_message_points_at_the_other_two_steps():
         "gzip -c a > a.gz\nscp a.gz backup:\nssh backup 'unxz a.gz'",
         # Steps in different blocks.
         "gzip -c a > a.gz\nsend() { scp a.gz backup:; }\nsend\nssh backup 'gunzip a.gz'",
-        # The archive is unpacked, not a file decompressed.
-        "tar czf src.tgz src\nscp src.tgz backup:\nssh backup 'tar xzf src.tgz'",
+        # An archive unpacked with options the stream would have to carry over; one kept here too.
+        "tar czf a.tgz d\nscp a.tgz h:\nssh h 'tar xzf a.tgz --strip-components=1'",
+        "tar czf a.tgz d\nscp a.tgz h:\nmv a.tgz old/\n",
+        "tar czf - d > a.tgz\nscp b.tgz h:\n",
+        'tar czf "$F" d\nscp a.tgz h:\n',
         # Compressing with options PL301 cannot follow.
         "gzip -r logs\nscp logs.gz backup:\nssh backup 'gunzip logs.gz'",
         "gzip -S .z a\nscp a.z backup:\nssh backup 'gunzip -S .z a.z'",
@@ -175,6 +178,72 @@ def test_two_steps_and_pulls(script, one_step):
     assert advice(script) == one_step
 
 
+@pytest.mark.parametrize(
+    ("script", "one_step"),
+    [
+        # A compressor fed by a pipe into a file, then copied (and unpacked).
+        ("mysqldump db | gzip > /b/db.sql.gz\nscp /b/db.sql.gz h:/d/\n", "mysqldump db | gzip -1 -c | ssh h 'cat > /d/db.sql.gz'"),
+        (
+            "mysqldump db | gzip > /b/db.sql.gz\nscp /b/db.sql.gz h:/d/\nssh h 'gunzip /d/db.sql.gz'\n",
+            "mysqldump db | gzip -1 -c | ssh h 'gunzip -c > /d/db.sql'",
+        ),
+        # Remote commands in a here-document, then the copy back.
+        ("ssh -T h <<E\ncd /tmp\nmysqldump db | gzip > /tmp/x.gz\nE\nscp h:/tmp/x.gz .\n", "ssh -T h 'cd /tmp; mysqldump db | gzip' > x.gz"),
+        ("ssh -T h <<'E'\nmysqldump $DB | gzip > /tmp/x.gz\nE\nscp h:/tmp/x.gz .\n", "ssh -T h 'mysqldump $DB | gzip' > x.gz"),
+        ('ssh -T h <<E\nmysqldump $DB | gzip > /tmp/x.gz\nE\nscp h:/tmp/x.gz .\n', 'ssh -T h "mysqldump $DB | gzip" > x.gz'),
+        # Braces, and words tree-sitter-bash splits (#315).
+        ('ssh h "mysqldump db | gzip > ${F}"\nscp h:${F} .\n', 'ssh h "mysqldump db | gzip" > "${F##*/}"'),
+        ('ssh $h "mysqldump db | gzip > /tmp/$d.gz"\nscp $h:/tmp/$d.gz /b/\n', 'ssh $h "mysqldump db | gzip" > /b/$d.gz'),
+    ],
+)
+def test_more_shapes(script, one_step):
+    assert advice(script) == one_step
+
+
+@pytest.mark.parametrize(
+    ("script", "one_step"),
+    [
+        ("tar czf src.tgz src\nscp src.tgz backup:\nssh backup 'tar xzf src.tgz'\n", "tar -c src | gzip -1 -c | ssh backup 'tar -xzf -'"),
+        (
+            "tar czf /tmp/src.tgz -C /var www\nscp /tmp/src.tgz backup:/b/\nssh backup 'tar -xzf /b/src.tgz -C /srv'\n",
+            "tar -c -C /var www | gzip -1 -c | ssh backup 'tar -xzf - -C /srv'",
+        ),
+        ("tar --xz -cf a.txz d\nscp a.txz h:\nssh h 'tar -xJf a.txz -C /x'\n", "tar -c d | xz -T0 -c | ssh h 'tar --xz -xf - -C /x'"),
+    ],
+)
+def test_archive_made_copied_and_unpacked(script, one_step):
+    (finding,) = lint(script, select=("PL301",))
+    assert "archived and compressed here, copied by" in finding.message and "unpacked by ssh (line 3)" in finding.message
+    assert finding.help == f"Archive, compress and stream in one step: `{one_step}`"
+
+
+def test_archive_made_and_copied():
+    assert advice("tar -cjvf a.tbz d1 d2\nrsync -av a.tbz h:/x/\n") == "tar -c d1 d2 | bzip2 -c | ssh h 'cat > /x/a.tbz'"
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_archive_stream_unpacks_the_same_files(shell, tmp_path):
+    script = "tar czf src.tgz src\nscp src.tgz backup:\nssh backup 'tar xzf src.tgz'\n"
+    (finding,) = lint(script, select=("PL301",))
+    stream = re.fullmatch(r"Archive, compress and stream in one step: `(.*)`", finding.help).group(1)
+    before = run_script(script.encode(), tmp_path / "before", shell)
+    after = run_script(stream.encode() + b"\n", tmp_path / "after", shell)
+    assert after.status == before.status == 0
+    unpacked = {k: v for k, v in _remote_files(before).items() if not k.endswith(".tgz")}
+    assert any(name.startswith("remote-backup/src/") for name in unpacked)
+    assert _remote_files(after) == unpacked
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_piped_compressor_advice_delivers_the_same_data(shell, tmp_path):
+    import zlib
+
+    before, after = _run_steps_and_advice("sort words.txt | gzip > w.gz\nscp w.gz backup:\n", shell, tmp_path)
+    name = "remote-backup/w.gz"
+    assert name in _remote_files(before) and name in _remote_files(after)
+    assert zlib.decompress((tmp_path / "after" / name).read_bytes(), 31) == zlib.decompress((tmp_path / "before" / name).read_bytes(), 31)
+
+
 def test_two_step_message():
     (finding,) = lint("gzip -c a > a.gz\n\nscp a.gz backup:\n", select=("PL301",))
     assert "copied by scp (line 3): the copy waits for the last byte of the compression" in finding.message
@@ -196,6 +265,9 @@ def test_two_step_message():
         "gzip -c db.sql > db.gz\nscp db.sql host:\n",
         # Pulls that are not one compression into one file.
         "ssh h 'echo hi; mysqldump db | gzip > /tmp/x.gz'; scp h:/tmp/x.gz .\n",
+        "ssh -T h <<E\necho hi\nmysqldump db | gzip > /tmp/x.gz\nE\nscp h:/tmp/x.gz .\n",
+        "ssh -T h <<E\nmysqldump db | gzip > /tmp/x.gz\nls -l /tmp\nE\nscp h:/tmp/x.gz .\n",
+        "ssh -T h 'cat > /tmp/x.gz' <<E\nmysqldump db | gzip > /tmp/x.gz\nE\nscp h:/tmp/x.gz .\n",
         "ssh h 'tar czf /tmp/x.tgz d'; scp h:/tmp/x.tgz .\n",
         "ssh h 'mysqldump db | gzip > /tmp/x.gz'; scp h:/tmp/y.gz .\n",
         "ssh h 'mysqldump db | gzip > /tmp/x.gz'; scp other:/tmp/x.gz .\n",

@@ -90,7 +90,7 @@ def test_leaves_alone(script):
 
 def test_message():
     (finding,) = lint("gzip -c data.csv | ssh -C backup true\n", select=("PL303",))
-    assert finding.message.startswith("`ssh -C` compresses the output of `gzip`, which is already compressed")
+    assert finding.message.startswith("`ssh -C` compresses the output of `gzip`, data that is already compressed")
 
 
 # ssh is tests/sandbox/bin/ssh: the remote side is a folder; -C changes nothing there.
@@ -129,6 +129,67 @@ def test_ssh_at_the_end_of_a_pipeline_reading_a_compressed_file():
 @pytest.mark.parametrize(
     ("script", "expected"),
     [
+        # Through wrappers that run the copy as the same user.
+        ("nice scp -C db.sql.gz host:\n", "nice scp db.sql.gz host:\n"),
+        ("nice -n 19 rsync -az a.tgz host:\n", "nice -n 19 rsync -a a.tgz host:\n"),
+        # A variable set once to a compressed name; a glob whose every match is one.
+        ('F=/b/db.sql.gz\nrsync -avz "$F" host:/srv/\n', 'F=/b/db.sql.gz\nrsync -av "$F" host:/srv/\n'),
+        ("scp -C dir/*.gz host:\n", "scp dir/*.gz host:\n"),
+        ('rsync -z "$B"/db-*.sql.zst host:\n', 'rsync "$B"/db-*.sql.zst host:\n'),
+        # A folder the script makes and writes only compressed files into.
+        (
+            'B=/backup/$(date +%F)\nmkdir -p "$B"\nmysqldump db | gzip > "$B/db.sql.gz"\ntar czf "$B/www.tgz" /var/www\n'
+            'rsync -avz "$B/" host:/srv/\n',
+            'B=/backup/$(date +%F)\nmkdir -p "$B"\nmysqldump db | gzip > "$B/db.sql.gz"\ntar czf "$B/www.tgz" /var/www\n'
+            'rsync -av "$B/" host:/srv/\n',
+        ),
+        (
+            'mkdir -p $B\nfor db in $dbs; do\n  mysqldump $db | gzip > $B/$db.sql.gz\ndone\nrsync -az $B host:/srv/\n',
+            'mkdir -p $B\nfor db in $dbs; do\n  mysqldump $db | gzip > $B/$db.sql.gz\ndone\nrsync -a $B host:/srv/\n',
+        ),
+    ],
+)
+def test_more_copies_of_compressed_files(script, expected):
+    (finding,) = assert_lint(script, "PL303")
+    assert finding.fix.applicability is Applicability.SAFE
+    assert fix(script, select=("PL303",)).decode() == expected
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # The folder holds something else too, or the script did not make it, or writes nothing there.
+        'mkdir -p "$B"\nmysqldump db | gzip > "$B/db.sql.gz"\ncp /etc/my.cnf "$B/"\nrsync -az "$B/" host:\n',
+        'mysqldump db | gzip > "$B/db.sql.gz"\nrsync -az "$B/" host:\n',
+        'mkdir -p "$B"\nrsync -az "$B/" host:\n',
+        'mkdir -p "$B"\nmysqldump db > "$B/db.sql"\ngzip "$B/db.sql"\nrsync -az "$B/" host:\n',
+        # Globs that may match anything; a variable set twice or to a plain name.
+        "scp -C dir/*.gz* host:\n",
+        "rsync -z dir/* host:\n",
+        'F=/b/db.sql\nrsync -z "$F" host:\n',
+        'F=/b/db.sql.gz\nF=/b/db.sql\nrsync -z "$F" host:\n',
+        "sudo nice scp -C a.gz host:\n",
+    ],
+)
+def test_more_copies_left_alone(script):
+    assert "PL303" not in codes(script)
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_ssh_options_after_the_host(shell, tmp_path):
+    """OpenSSH reads options after the host (`ssh h -C cmd`); the fix removes -C there too."""
+    script = "gzip -c data.csv | ssh backup -C 'gunzip -c > data.csv'\n"
+    path = "script.sh" if shell == "dash" else "script.bash"
+    fixed = fix(script, path, select=("PL303",))
+    assert fixed == b"gzip -c data.csv | ssh backup 'gunzip -c > data.csv'\n"
+    assert_same_behaviour(script.encode(), fixed, tmp_path, shell)
+    assert "PL303" not in codes("gzip -c data.csv | ssh backup -- -C x\n")
+    assert "PL303" not in codes("gzip -c data.csv | ssh backup gzip -C x\n")
+
+
+@pytest.mark.parametrize(
+    ("script", "expected"),
+    [
         ("scp -C backup.tar.gz host:/srv/\n", "scp backup.tar.gz host:/srv/\n"),
         ("scp -o Compression=yes a.gz b.xz host:\n", "scp a.gz b.xz host:\n"),
         ("scp -Cp db.sql.gz user@host:\n", "scp -p db.sql.gz user@host:\n"),
@@ -144,7 +205,7 @@ def test_ssh_at_the_end_of_a_pipeline_reading_a_compressed_file():
 def test_copies_of_compressed_files(script, expected):
     (finding,) = assert_lint(script, "PL303")
     assert finding.fix.applicability is Applicability.SAFE
-    assert "which is already compressed" in finding.message
+    assert "data that is already compressed" in finding.message
     assert fix(script, select=("PL303",)).decode() == expected
 
 
@@ -154,7 +215,6 @@ def test_copies_of_compressed_files(script, expected):
         "scp -C db.sql host:\n",  # plain data: compression helps
         "scp -C a.gz b.sql host:\n",  # one plain file among them
         'scp -C "$f" host:\n',
-        "scp -C dir/*.gz host:\n",
         "scp -CC a.gz host:\n",
         "scp -C host:a.gz .\n",  # a download: not read as an upload
         "rsync -avz dir/ host:/srv/\n",
@@ -180,3 +240,47 @@ def test_scp_fix_keeps_behaviour(shell, tmp_path):
     fixed = fix(script, path, select=("PL303",))
     assert fixed == script.replace(" -C ", " ").replace("-Cp", "-p").encode()
     assert_same_behaviour(script.encode(), fixed, tmp_path, shell)
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "gzip -c data.csv > d.gz\nnice scp -C d.gz backup:in/\n",
+        "gzip -c data.csv > d.gz\nF=d.gz\nscp -C \"$F\" backup:\n",
+        "mkdir -p out\ngzip -c data.csv > out/a.gz\ngzip -c words.txt > out/b.gz\nscp -C out/*.gz backup:\n",
+    ],
+)
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_new_copy_fixes_keep_behaviour(script, shell, tmp_path):
+    """scp is the sandbox's stand-in (a folder per host): the same files land with or without -C."""
+    path = "script.sh" if shell == "dash" else "script.bash"
+    fixed = fix(script, path, select=("PL303",))
+    assert fixed == script.replace(" -C ", " ").encode()
+    assert_same_behaviour(script.encode(), fixed, tmp_path, shell, path=path)
+
+
+# Issue 25 class 12: a function or alias named ssh is not the program, whatever it does with -C.
+SSH_FUNCTION = 'ssh() { echo "ssh got: $*"; command cat > /dev/null; }\n'
+
+
+@pytest.mark.parametrize(
+    "definition",
+    [SSH_FUNCTION, "function ssh { echo \"ssh got: $*\"; }\n", "shopt -s expand_aliases\nalias ssh='echo ssh got:'\n",
+     "printf '%s\\n' 'ssh() { echo \"$*\"; }' > lib.sh\n. ./lib.sh\n"],
+)  # fmt: skip
+@pytest.mark.parametrize("use", ["gzip -c data.csv | ssh -C backup 'cat > d.gz'\n", "ssh -C backup 'cat > d.gz' < d.gz\n"])
+def test_an_ssh_of_the_script_is_left_alone(definition, use):
+    assert "PL303" not in codes("gzip -c data.csv > d.gz\n" + definition + use)
+    assert "PL303" not in codes("gzip -c data.csv > d.gz\n" + use + definition)  # defined after the use: still
+
+
+@pytest.mark.parametrize("shell", ["bash", "dash"])
+def test_removing_c_from_the_function_changes_what_it_does(shell, tmp_path):
+    """The other side, shown: the function sees its arguments, so taking -C out is no safe fix there."""
+    from harness import run_script
+
+    use = "gzip -c data.csv | ssh -C backup 'cat > d.gz'\n"
+    with_c = run_script((SSH_FUNCTION + use).encode(), tmp_path / "a", shell)
+    without = run_script((SSH_FUNCTION + use.replace(" -C", "")).encode(), tmp_path / "b", shell)
+    assert with_c.stdout == b"ssh got: -C backup cat > d.gz\n" and with_c.stdout != without.stdout
+    assert "PL303" in codes(use)  # the program: reported, and its fix is safe (test_fix_keeps_behaviour)

@@ -81,7 +81,6 @@ def test_reports(script):
         "grep 500 access.log | wc -l 2>/dev/null",
         "grep 500 access.log |& wc -l",
         "grep 500 access.log | wc -l |& cat",
-        "grep 500 access.log | # count them\n  wc -l",
         "grep() { command grep -h \"$@\"; }\ngrep 500 access.log | wc -l",
         # Real idioms that only look alike.
         "ps aux | grep -c nginx",

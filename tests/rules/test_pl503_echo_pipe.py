@@ -189,3 +189,27 @@ def test_fixing_twice_equals_fixing_once():
 @pytest.mark.parametrize("source", [b'echo "\xff" | tr a b\n', b"echo '\n", b'printf "%s\\n" | cat\n', b"echo | \n"])
 def test_odd_input_gives_no_traceback(source):
     lint(source)
+
+
+@pytest.mark.parametrize(
+    ("body", "reported"),
+    [
+        ('echo "$d" | grep -q s', True),
+        ('if ! x; then echo "$err" | grep -q s; fi', True),
+        ('if ! x; then echo "$err" | grep -q s; continue; fi', True),  # the loop goes on
+        ('if echo "$d" | grep -q x; then exit 1; fi', True),  # the condition runs every time
+        ('( echo "$d" | grep -q s; exit 1 )', True),  # a subshell's exit leaves the subshell
+        ('if x; then echo "$d" | grep s; elif y; then exit 1; fi', True),  # another branch exits
+        # An error path: what runs before `exit`, `break` or `return` runs once, then the loop ends.
+        ('if ! x "$d"; then echo "$err" | grep -q s; exit 1; fi', False),
+        ('echo "$d" | grep x; break', False),
+        ('if x; then :; else echo "$d" | grep s; exit 1; fi', False),
+        ('case $d in a) echo "$d" | grep s; exit 2;; esac', False),
+        ('{ echo "$d" | grep s; return 1; }', False),
+    ],
+)
+def test_in_the_default_set_only_where_it_runs_per_iteration(body, reported):
+    from harness import lint_all
+
+    script = f"#!/bin/bash\nfor d in $ds; do {body}; done\n"
+    assert ("PL503" in [f.code for f in lint_all(script, "x.bash")]) is reported

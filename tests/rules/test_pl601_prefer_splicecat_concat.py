@@ -45,7 +45,7 @@ def test_rule_command_says_how_to_get_splicecat():
     from pipelint.cli.main import cli
 
     shown = CliRunner().invoke(cli, ["rule", "PL601"]).output
-    assert "pip install pipelint" in shown
+    assert "`pip install .` in a clone of pipelint builds it" in " ".join(shown.split())
     assert "cmake -S runtime -B build && cmake --build build && install -m755 build/splicecat /usr/local/bin/" in shown
 
 
@@ -203,3 +203,55 @@ def test_fixing_twice_equals_fixing_once():
 @pytest.mark.parametrize("source", [b"cat \xff \xfe | wc\n", b"cat a b |\n", b"cat -- | x\n", b"| cat a b | x\n"])
 def test_odd_input_gives_no_traceback(source):
     lint(source)
+
+
+# Issue 25 class 11: the exit status under pipefail, and one file left to PL001.
+EARLY_STOP = "seq 1 20000 > a.txt\ncp a.txt b.txt\ncat a.txt b.txt | head -n 1\necho \"rc=$? ${PIPESTATUS[*]}\"\n"
+
+
+@pytest.mark.parametrize("observer", ["set -o pipefail\n", ""])
+def test_an_early_stop_changes_the_status_where_the_script_sees_cat_s(observer, tmp_path, real_splicecat):
+    """Past the pipe's 64 KiB (a.txt and b.txt: 217 KB) `cat` dies of SIGPIPE; splicecat's 1 MiB pipe holds it all."""
+    script = (observer + EARLY_STOP).encode()
+    (finding,) = pl601(script)
+    assert "exit status" in finding.help  # PIPESTATUS shows cat's status even without pipefail
+    before = run_script(script, tmp_path / "a", extra_path=real_splicecat)
+    after = run_script(fix(script, unsafe=True, select=ONLY), tmp_path / "b", extra_path=real_splicecat)
+    assert before.stdout.endswith(b"rc=141 141 0\n" if observer else b"rc=0 141 0\n")
+    assert after.stdout.endswith(b"rc=0 0 0\n")
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "set -o pipefail\nseq 1 20000 > a.txt\ncp a.txt b.txt\ncat a.txt b.txt | wc -l\necho \"rc=$?\"\n",  # wc reads all
+        "seq 1 20000 > a.txt\ncp a.txt b.txt\ncat a.txt b.txt | head -n 1\necho \"rc=$?\"\n",  # nothing sees cat's status
+    ],
+)
+def test_where_nothing_sees_the_reader_killed_the_status_is_kept(script, tmp_path, real_splicecat):
+    (finding,) = pl601(script)
+    assert finding.help is None
+    fixed = fix(script, unsafe=True, select=ONLY)
+    assert_same_behaviour(script.encode(), fixed, tmp_path, "bash", real_splicecat, inputs=())
+
+
+@pytest.mark.parametrize("script", ["cat $1 | wc -l\necho\n", "cat $dump | mysql shop\necho\n"])
+def test_one_operand_that_may_be_one_file_is_left_to_pl001(script):
+    """Both rules fired on `cat $1 | sort`, and the splicecat rewrite won over the redirect."""
+    both = codes(script, select=("PL001", "PL004", "PL601"))
+    assert "PL601" not in both and len(both) == 1
+    assert codes(script, select=ONLY) == ["PL601"]  # with PL001 and PL004 off, the copy is still worth saying
+    fixed = fix(script, unsafe=True, select=("PL001", "PL004", "PL601"))
+    assert b"splicecat" not in fixed and b'< "$' in fixed
+
+
+def test_the_cli_applies_the_redirect_not_splicecat(tmp_path):
+    from click.testing import CliRunner
+
+    from pipelint.cli.main import cli
+
+    script = tmp_path / "job.bash"
+    script.write_text("cat $1 | wc -l\necho\n")
+    result = CliRunner().invoke(cli, ["check", "--no-cache", "--extend-select", "PL6", "--fix", "--unsafe-fixes", str(script)])
+    assert result.exit_code == 0, result.output
+    assert script.read_text() == 'wc -l < "$1"\necho\n'

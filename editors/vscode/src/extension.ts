@@ -17,7 +17,7 @@ import {
 } from "vscode-languageclient/node";
 import { FIX_ALL_KIND, fixesOnSave, pickFixAll } from "./fixAll";
 import { documentSelector } from "./languages";
-import { locate, notFound, type NotFound, type Search } from "./locate";
+import { installGuide, locate, notFound, type NotFound, type Search } from "./locate";
 import { pythonExtension, selectedInterpreter } from "./python";
 import { needsRestart, readSettings, serverCommand } from "./settings";
 
@@ -27,9 +27,12 @@ let python: PythonExtension | undefined;
 // Starts and stops run one after another: a settings change during a start
 // must not leave two servers running.
 let lifecycle: Promise<void> = Promise.resolve();
+// The manifest's `homepage`: pyproject.toml's [project.urls] Documentation.
+let extensionHomepage = "";
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   log = vscode.window.createOutputChannel("pipelint", { log: true });
+  extensionHomepage = String(context.extension.packageJSON.homepage ?? "");
   context.subscriptions.push(
     log,
     vscode.commands.registerCommand("pipelint.restart", restart),
@@ -84,7 +87,8 @@ async function start(): Promise<void> {
   };
   const located = locate(search);
   if (located.executable === undefined) {
-    void reportNotFound(notFound(search)); // the notification waits for the user; the lifecycle does not
+    // The notification waits for the user; the lifecycle does not.
+    void reportNotFound(notFound(search, installGuide(extensionHomepage)));
     return;
   }
   const { command, args } = serverCommand(located.executable, settings);
@@ -108,12 +112,12 @@ async function start(): Promise<void> {
 
 async function reportNotFound(problem: NotFound): Promise<void> {
   log.error(problem.message);
-  const copy = "Copy Install Command";
+  const guide = "Open Install Guide";
   const settings = "Open Settings";
-  const choices = problem.installCommand ? [copy, settings] : [settings];
+  const choices = problem.guide ? [guide, settings] : [settings];
   const chosen = await vscode.window.showErrorMessage(problem.message, ...choices);
-  if (chosen === copy && problem.installCommand) {
-    await vscode.env.clipboard.writeText(problem.installCommand);
+  if (chosen === guide && problem.guide) {
+    await vscode.env.openExternal(vscode.Uri.parse(problem.guide));
   } else if (chosen === settings) {
     await vscode.commands.executeCommand("workbench.action.openSettings", "pipelint.path");
   }

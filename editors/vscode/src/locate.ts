@@ -1,7 +1,7 @@
 /**
  * Finding the `pipelint` to start, in the order ruff-vscode and
  * vscode-shellcheck use: the `pipelint.path` setting, then the selected
- * Python environment (where `pip install pipelint` put it), then PATH.
+ * Python environment (where `pip install` put pipelint), then PATH.
  * Nothing here imports `vscode`: the caller passes what the editor knows.
  */
 import * as fs from "node:fs";
@@ -92,11 +92,22 @@ export function shellWord(word: string, platform: NodeJS.Platform): string {
 
 export interface NotFound {
   message: string;
-  /** What to run to install pipelint; absent when the fix is to correct pipelint.path. */
-  installCommand?: string;
+  /** The page that explains the install; absent when the fix is to correct pipelint.path. */
+  guide?: string;
 }
 
-export function notFound(search: Search): NotFound {
+/** The README's Install section, from the project's documentation address (the manifest's `homepage`). */
+export function installGuide(homepage: string): string {
+  return new URL("#install", homepage).href;
+}
+
+/**
+ * What to tell a user whose pipelint was not found.  pipelint is not on PyPI
+ * yet, so the message names no install from a registry: pipelint installs
+ * from a clone of its repository or from a wheel file (`guide`: the README's
+ * Install section).  Once it is released, the message names that again.
+ */
+export function notFound(search: Search, guide: string): NotFound {
   if (search.configured) {
     return {
       message:
@@ -105,20 +116,20 @@ export function notFound(search: Search): NotFound {
         "pipelint of the selected Python environment or PATH.",
     };
   }
+  const source = "from a clone of its repository or from a wheel file (pipelint is not on PyPI yet)";
   if (search.python) {
-    const installCommand = `${shellWord(search.python, search.platform)} -m pip install pipelint`;
     return {
       message:
         `pipelint was not found in the selected Python environment (${search.python}) or on PATH. ` +
-        `Install it with: ${installCommand}`,
-      installCommand,
+        `Install it into that environment ${source}: ` +
+        `${shellWord(search.python, search.platform)} -m pip install CLONE-OR-WHEEL — or set pipelint.path.`,
+      guide,
     };
   }
-  const installCommand = "pipx install pipelint";
   return {
     message:
       "pipelint was not found on PATH (and no Python environment is selected). " +
-      `Install it with: ${installCommand} — or set pipelint.path.`,
-    installCommand,
+      `Install it ${source}: pipx install CLONE-OR-WHEEL — or set pipelint.path.`,
+    guide,
   };
 }

@@ -3,7 +3,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, test } from "node:test";
-import { environmentCandidates, locate, notFound, pathCandidates, shellWord, type Search } from "../src/locate";
+import { environmentCandidates, installGuide, locate, notFound, pathCandidates, shellWord, type Search } from "../src/locate";
+import { sourceManifest } from "./manifest";
 
 const roots: string[] = [];
 after(() => roots.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
@@ -65,29 +66,39 @@ test("a pipelint.path that does not exist is reported, not replaced by another p
   const wanted = search({ configured: "/nonexistent/pipelint", env: { PATH: path.join(root, "usr/bin") } });
   const found = locate(wanted);
   assert.equal(found.executable, undefined);
-  const problem = notFound(wanted);
+  const problem = notFound(wanted, GUIDE);
   assert.match(problem.message, /pipelint\.path is "\/nonexistent\/pipelint", which is not an executable file/);
-  assert.equal(problem.installCommand, undefined);
+  assert.equal(problem.guide, undefined);
 });
 
-test("not found with an environment selected: the message names it and gives its pip command", () => {
+// Until the first release no registry has pipelint: no message may say `pip install pipelint`.
+const GUIDE = installGuide(sourceManifest().homepage);
+
+test("the install guide is the README's Install section at the manifest's homepage", () => {
+  assert.equal(GUIDE, "https://github.com/pipelint/pipelint#install");
+});
+
+test("not found with an environment selected: the message names it and its pip, from a clone or a wheel", () => {
   const root = tree({ exe: ["my env/bin/python"] });
   const python = path.join(root, "my env/bin/python");
   const wanted = search({ python, env: { PATH: "/nonexistent" } });
   assert.equal(locate(wanted).executable, undefined);
-  const problem = notFound(wanted);
-  assert.equal(problem.installCommand, `'${python}' -m pip install pipelint`);
+  const problem = notFound(wanted, GUIDE);
+  assert.equal(problem.guide, GUIDE);
   assert.equal(
     problem.message,
     `pipelint was not found in the selected Python environment (${python}) or on PATH. ` +
-      `Install it with: '${python}' -m pip install pipelint`,
+      "Install it into that environment from a clone of its repository or from a wheel file " +
+      `(pipelint is not on PyPI yet): '${python}' -m pip install CLONE-OR-WHEEL — or set pipelint.path.`,
   );
+  assert.doesNotMatch(problem.message, /install pipelint\b/);
 });
 
 test("not found without an environment: pipx, which works on Debian's externally managed Python too", () => {
-  const problem = notFound(search({}));
-  assert.equal(problem.installCommand, "pipx install pipelint");
-  assert.match(problem.message, /^pipelint was not found on PATH .*Install it with: pipx install pipelint — or set pipelint\.path\.$/);
+  const problem = notFound(search({}), GUIDE);
+  assert.equal(problem.guide, GUIDE);
+  assert.match(problem.message, /^pipelint was not found on PATH .*: pipx install CLONE-OR-WHEEL — or set pipelint\.path\.$/);
+  assert.doesNotMatch(problem.message, /install pipelint\b/);
 });
 
 test("Windows: Scripts\\pipelint.exe beside or below python.exe, and PATH with PATHEXT", () => {

@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SHELL_LANGUAGES } from "../src/languages";
+import { ACTIVATION_LANGUAGES } from "../src/languages";
 import { DEFAULTS } from "../src/settings";
 import { FIX_ALL_KIND } from "../src/fixAll";
 import { sourceManifest } from "./manifest";
 
 const manifest = sourceManifest();
 
-test("the extension activates for exactly the languages its client serves", () => {
-  assert.deepEqual(manifest.activationEvents, SHELL_LANGUAGES.map((language) => `onLanguage:${language}`));
+test("the extension activates for exactly the languages of the files its client serves", () => {
+  assert.deepEqual(manifest.activationEvents, ACTIVATION_LANGUAGES.map((language) => `onLanguage:${language}`));
   for (const contribution of manifest.contributes.codeActions) {
-    assert.deepEqual(contribution.languages, [...SHELL_LANGUAGES]);
+    assert.deepEqual(contribution.languages, [...ACTIVATION_LANGUAGES]);
   }
 });
 

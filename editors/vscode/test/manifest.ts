@@ -9,6 +9,10 @@ export const EXTENSION_ROOT = path.resolve(__dirname, "..", "..");
 export interface Manifest {
   name: string;
   version: string;
+  license: string;
+  homepage: string;
+  repository: { type: string; url: string };
+  bugs: { url: string };
   main: string;
   activationEvents: string[];
   capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };

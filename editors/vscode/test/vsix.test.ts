@@ -20,17 +20,35 @@ before(async () => {
   files = await readZip(VSIX);
 });
 
-test("the package holds the manifest, the README and the bundled client, and nothing else", () => {
+test("the package holds the manifest, the README, the license and the bundled client, and nothing else", () => {
   const extensionFiles = [...files.keys()].filter((name) => name.startsWith("extension/")).sort();
-  assert.deepEqual(extensionFiles, ["extension/dist/extension.js", "extension/package.json", "extension/readme.md"]);
+  assert.deepEqual(extensionFiles, [
+    "extension/LICENSE.txt",
+    "extension/dist/extension.js",
+    "extension/package.json",
+    "extension/readme.md",
+  ]);
   assert.ok(files.has("extension.vsixmanifest"));
+});
+
+test("the license in the package is the repository's LICENSE, declared in the VSIX manifest", () => {
+  const repositoryLicense = fs.readFileSync(path.join(EXTENSION_ROOT, "LICENSE"));
+  assert.match(repositoryLicense.toString("utf8"), /^MIT License\n/);
+  assert.deepEqual(files.get("extension/LICENSE.txt"), repositoryLicense);
+  assert.match(files.get("extension.vsixmanifest")!.toString("utf8"), /<License>extension\/LICENSE\.txt<\/License>/);
 });
 
 test("the packaged manifest is the current package.json", () => {
   const packaged = JSON.parse(files.get("extension/package.json")!.toString("utf8"));
   assert.deepEqual(packaged, manifest);
   assert.equal(`extension/${path.posix.normalize(packaged.main)}`, "extension/dist/extension.js");
-  assert.deepEqual(packaged.activationEvents, ["onLanguage:shellscript"]);
+  assert.deepEqual(packaged.activationEvents, [
+    "onLanguage:shellscript",
+    "onLanguage:dockerfile",
+    "onLanguage:yaml",
+    "onLanguage:github-actions-workflow",
+    "onLanguage:dockercompose",
+  ]);
   assert.deepEqual(
     Object.keys(packaged.contributes.configuration.properties).sort(),
     ["pipelint.args", "pipelint.enable", "pipelint.fixAll", "pipelint.path", "pipelint.trace.server"],

@@ -52,12 +52,14 @@ _NOT_DOCKERFILES = (*EXTENSIONS, ".dockerignore")
 
 
 def _is_dockerfile(path: PurePath) -> bool:
+    """`Dockerfile`, `Dockerfile.prod`, `Dockerfile-arm64v8` (a dash: multi-arch images name theirs so),
+    `api.Dockerfile`; the same for `Containerfile`."""
     name = path.name
     if name.endswith(_NOT_DOCKERFILES):
         return False
     return (
         name in _DOCKERFILE_NAMES
-        or name.startswith(tuple(f"{base}." for base in _DOCKERFILE_NAMES))
+        or name.startswith(tuple(f"{base}{mark}" for base in _DOCKERFILE_NAMES for mark in ".-"))
         or name.endswith(_DOCKERFILE_SUFFIXES)
     )
 

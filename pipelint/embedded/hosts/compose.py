@@ -80,10 +80,13 @@ def _value(node: yaml.Node | None, key: str) -> yaml.Node | None:
     return found
 
 
-def _scalar_region(doc: Document, node: yaml.ScalarNode, indent: int, shell: HostShell, origin: str) -> Region:
+def _scalar_region(
+    doc: Document, node: yaml.ScalarNode, indent: int, shell: HostShell, origin: str, read_only: frozenset[int] = frozenset()
+) -> Region:
     """A scalar's interpolated value as a script, each piece under Compose's quoting too."""
-    script = YamlScript((node,), indent, shell.dialect or Dialect.SH, origin, options=shell.options)
-    return _interpolated(yaml_scripts.script_region(doc, script, INTERPOLATION, _ESCAPES))
+    dialect = shell.dialect or Dialect.SH
+    script = YamlScript((node,), indent, dialect, origin, options=shell.options, environment=shell.environment)
+    return _interpolated(yaml_scripts.script_region(doc, script, INTERPOLATION, _ESCAPES, read_only))
 
 
 def _interpolated(region: Region) -> Region:
@@ -92,14 +95,16 @@ def _interpolated(region: Region) -> Region:
     return replace(region, pieces=tuple(quoted))
 
 
-def _vector(doc: Document, node: yaml.Node | None, indent: int, origin: str) -> list[_Word] | None:
+def _vector(
+    doc: Document, node: yaml.Node | None, indent: int, origin: str, read_only: frozenset[int] = frozenset()
+) -> list[_Word] | None:
     """The words of a `command`/`entrypoint`/`test`: a list's items, or a string split as go-shellwords does."""
     if isinstance(node, yaml.SequenceNode):
         if not all(isinstance(item, yaml.ScalarNode) for item in node.value):
             return None
-        return [_Word(item.value, partial(_scalar_region, doc, item, indent)) for item in node.value]
+        return [_Word(item.value, partial(_scalar_region, doc, item, indent, read_only=read_only)) for item in node.value]
     if isinstance(node, yaml.ScalarNode) and node.tag.endswith(":str"):
-        line = _scalar_region(doc, node, indent, _DEFAULT_SHELL, origin)
+        line = _scalar_region(doc, node, indent, _DEFAULT_SHELL, origin, read_only)
         return _split(line)
     return None
 
@@ -124,7 +129,7 @@ def _word_region(word: list[tuple[int, int | None, Quoting]], line: Region, shel
         else:
             builder.copy(bytes([byte]), at, quoting)
     anchor = next((at for _, at, _ in word if at is not None), 0)
-    inner = builder.region(shell.dialect or Dialect.SH, origin, anchor, options=shell.options)
+    inner = builder.region(shell.dialect or Dialect.SH, origin, anchor, options=shell.options, environment=shell.environment)
     return inner.inside(line)
 
 
@@ -193,15 +198,27 @@ def _words(text: bytes) -> list[list[tuple[int, int | None, Quoting]]] | None:
     return words
 
 
-def _shell_script(words: list[_Word] | None, origin: str) -> Region | None:
-    """The script an argument vector runs, when it starts a shell with `-c`."""
+def _shell_script(words: list[_Word] | None, origin: str, variables: dict[str, str | None]) -> Region | None:
+    """The script an argument vector runs, when it starts a shell with `-c` (with the service's environment)."""
     if not words:
         return None
     found = script_argument([word.value for word in words])
     if found is None:
         return None
     shell, script_at = found
-    return words[script_at].region(shell, origin)
+    return words[script_at].region(shell.with_environment(variables), origin)
+
+
+def _environment(service: yaml.Node) -> dict[str, str | None]:
+    """A service's `environment:`, a mapping or a list of `NAME=value` (`NAME` alone: from Compose's own)."""
+    node = _value(service, "environment")
+    if isinstance(node, yaml.SequenceNode):
+        found: dict[str, str | None] = {}
+        for item in node.value:
+            name, equals, value = (string(item) or "").partition("=")
+            found[name] = value if equals else None
+        return found
+    return {name: string(value) for key, value in items(node) if (name := string(key)) is not None}
 
 
 def _nodes(*values: yaml.Node | None) -> tuple[yaml.ScalarNode, ...]:
@@ -215,37 +232,46 @@ def _nodes(*values: yaml.Node | None) -> tuple[yaml.ScalarNode, ...]:
     return tuple(found)
 
 
-def _service_scripts(doc: Document, name: str, service: yaml.Node, indent: int) -> Iterator[ComposeScript]:
+def _service_scripts(
+    doc: Document, name: str, service: yaml.Node, indent: int, read_only: frozenset[int]
+) -> Iterator[ComposeScript]:
     entrypoint, command = _value(service, "entrypoint"), _value(service, "command")
     origin = f"the `command` of service `{name}`"
-    words = _vector(doc, command, indent, origin)
+    variables = _environment(service)
+    words = _vector(doc, command, indent, origin, read_only)
     if entrypoint is not None and not (isinstance(entrypoint, yaml.ScalarNode) and entrypoint.tag.endswith(":null")):
-        first = _vector(doc, entrypoint, indent, f"the `entrypoint` of service `{name}`")
+        first = _vector(doc, entrypoint, indent, f"the `entrypoint` of service `{name}`", read_only)
         words = None if first is None else first + (words or [])
-    region = _shell_script(words, origin)
+    region = _shell_script(words, origin, variables)
     if region is not None:
         yield ComposeScript(_nodes(entrypoint, command), region)
     test = _value(_value(service, "healthcheck"), "test")
     where = f"the healthcheck of service `{name}`"
+    shell = _DEFAULT_SHELL.with_environment(variables)
     if isinstance(test, yaml.ScalarNode) and test.tag.endswith(":str"):
-        yield ComposeScript((test,), _scalar_region(doc, test, indent, _DEFAULT_SHELL, where))
+        yield ComposeScript((test,), _scalar_region(doc, test, indent, shell, where, read_only))
     elif isinstance(test, yaml.SequenceNode) and test.value and isinstance(test.value[0], yaml.ScalarNode):
         kind, rest = test.value[0].value, test.value[1:]
         if kind == "CMD-SHELL" and len(rest) == 1 and isinstance(rest[0], yaml.ScalarNode):
-            yield ComposeScript((rest[0],), _scalar_region(doc, rest[0], indent, _DEFAULT_SHELL, where))
+            yield ComposeScript((rest[0],), _scalar_region(doc, rest[0], indent, shell, where, read_only))
         elif kind == "CMD":
-            region = _shell_script(_vector(doc, yaml.SequenceNode(test.tag, rest), indent, where), where)
+            region = _shell_script(_vector(doc, yaml.SequenceNode(test.tag, rest), indent, where, read_only), where, variables)
             if region is not None:
                 yield ComposeScript(_nodes(test), region)
+
+
+# The keys whose values may be scripts: a scalar an alias also puts elsewhere takes no edit.
+_SCRIPT_KEYS = frozenset({"command", "entrypoint", "test"})
 
 
 def scripts(doc: Document) -> list[ComposeScript]:
     found: list[ComposeScript] = []
     seen: set[tuple] = set()
+    read_only = yaml_scripts.shared_outside_scripts(doc, _SCRIPT_KEYS, holders="x-")
     for root in doc.roots:
         for key, service in items(get(root, "services")):
             name = string(key) or "?"
-            for script in _service_scripts(doc, name, service, key.start_mark.column):
+            for script in _service_scripts(doc, name, service, key.start_mark.column, read_only):
                 identity = (tuple(id(node) for node in script.nodes), script.region.text, script.region.dialect)
                 if identity not in seen:  # a service merged into another through an anchor runs the same
                     seen.add(identity)

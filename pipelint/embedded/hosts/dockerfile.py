@@ -36,6 +36,7 @@ from pipelint.finding import ParseFailure
 from pipelint.shell.dialect import SHELLS, Dialect, shebang_shell
 from pipelint.embedded.hosts.kind import HostScan
 from pipelint.embedded.hosts.shells import HostShell, script_argument, shell_of
+from pipelint.shell.options import Environment
 from pipelint.shell.positions import LineIndex
 from pipelint.embedded.regions import Part, Quoting, Region
 from pipelint.shell.directives import Directive, tokens
@@ -158,7 +159,7 @@ def _run_region(command, lines: LineIndex, escape: bytes, shell: HostShell) -> R
     logical = logical_line(lines, first, last, escape)
     anchor = lines.line_starts[first]
     if command.json:
-        return _exec_form_region(command, logical, anchor)
+        return _exec_form_region(command, logical, anchor, shell.environment)
     if shell.dialect is None:
         return None
     origin = "a Dockerfile RUN"
@@ -189,7 +190,9 @@ def _heredoc_region(
         return Region.from_parts(text_parts, shell.dialect, "a Dockerfile RUN", **facts)  # type: ignore[arg-type]
     content = command.heredocs[0].content.encode()
     origin = "a Dockerfile RUN here-document"
-    facts = {**facts, **runner.facts}
+    # `RUN <<EOF bash`, `RUN bash <<EOF`: bash reads the body from its stdin; a lone `RUN <<EOF` runs it as `-c`.
+    on_stdin = _BODY_RUNNERS[0].match(b"".join(part[0] for part in parts)) is None
+    facts = {**facts, **runner.facts, "environment": facts.get("environment", ()), "script_on_stdin": on_stdin}
     if not bodies.startswith(content):
         return Region(content, (), runner.dialect, origin, **facts)  # type: ignore[arg-type]
     dialect = runner.dialect
@@ -201,7 +204,7 @@ def _heredoc_region(
     return Region.from_parts([(content, body_start, Quoting.RAW)], dialect, origin, **facts)  # type: ignore[arg-type]
 
 
-def _exec_form_region(command, logical: _Logical, anchor: int) -> Region | None:
+def _exec_form_region(command, logical: _Logical, anchor: int, environment: Environment = ()) -> Region | None:
     """`RUN ["sh", "-c", "SCRIPT"]`: SCRIPT, mapped back where its JSON string holds no escape."""
     argv = tuple(command.value)
     found = script_argument(argv)
@@ -210,7 +213,7 @@ def _exec_form_region(command, logical: _Logical, anchor: int) -> Region | None:
     shell, script_at = found
     assert shell.dialect is not None
     script = argv[script_at].encode()
-    facts = {**shell.facts, "anchor": anchor}
+    facts = {**shell.facts, "anchor": anchor, "environment": environment}
     origin = f"the script `{PurePath(argv[0]).name} -c` runs in a Dockerfile RUN"
     literal = b'"' + script + b'"'
     text = logical.text
@@ -279,6 +282,8 @@ def scan(source: bytes) -> HostScan:
     found = HostScan()
     shell = DEFAULT_SHELL
     stage_shells: dict[str, HostShell] = {}
+    stage_variables: dict[str, dict[str, str | None]] = {}
+    variables: dict[str, str | None] = {}  # the stage's ENV and ARG, which every RUN after them has in its environment
     stage = None
     for index, command in enumerate(parsed):
         instruction = command.cmd.upper()
@@ -291,16 +296,30 @@ def scan(source: bytes) -> HostScan:
         found.directives += _directives_within(lines, command, instruction_end)
         if instruction == "FROM":
             if stage is not None:
-                stage_shells[stage] = shell
+                stage_shells[stage], stage_variables[stage] = shell, variables
             base = command.value[0].lower() if command.value else ""
             shell = stage_shells.get(base, DEFAULT_SHELL)
+            variables = dict(stage_variables.get(base, {}))
             stage = command.value[2].lower() if len(command.value) >= 3 and command.value[1].lower() == "as" else None
         elif instruction == "SHELL":
             shell = shell_of(tuple(command.value))
+        elif instruction in ("ENV", "ARG"):
+            variables.update(_variables(instruction, command.value))
         elif instruction == "RUN" or instruction == "ONBUILD" and (command.sub_cmd or "").upper() == "RUN":
-            region = _run_region(command, lines, escape, shell)
+            region = _run_region(command, lines, escape, shell.with_environment(variables))
             if region is not None:
                 found.regions.append(region)
+    return found
+
+
+def _variables(instruction: str, value: tuple[str, ...]) -> dict[str, str | None]:
+    """`ENV A=1 B=2` (the parser gives name, value, name, value…), `ARG A=1`, `ARG A` (the build gives it: None)."""
+    if instruction == "ENV":
+        return dict(zip(value[::2], value[1::2]))
+    found: dict[str, str | None] = {}
+    for word in value:
+        name, equals, default = word.partition("=")
+        found[name] = default if equals else None
     return found
 
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from pipelint.shell.dialect import SHELLS, Dialect
-from pipelint.shell.options import read_shell_arguments
+from pipelint.shell.options import STARTUP_VARIABLES, Environment, read_shell_arguments
 
 
 @dataclass(frozen=True)
@@ -20,11 +20,29 @@ class HostShell:
 
     dialect: Dialect | None
     options: frozenset[str] = frozenset()  # `set -o` names on from the start: `bash -eo pipefail` gives two
+    # The startup variables (SHELLOPTS, BASHOPTS, BASH_ENV) the host puts in its environment (`environment_of`).
+    environment: Environment = ()
 
     @property
-    def facts(self) -> dict[str, frozenset[str]]:
-        """What the regions of its scripts carry (`regions.Region.options`)."""
-        return {"options": self.options}
+    def facts(self) -> dict[str, object]:
+        """What the regions of its scripts carry (`regions.Region.options`, `Region.environment`)."""
+        return {"options": self.options, "environment": self.environment}
+
+    def with_environment(self, variables: Mapping[str, str | None]) -> HostShell:
+        """This shell with the host's environment variables (`ENV`, `env:`, `variables:`) around it."""
+        return replace(self, environment=environment_of(variables))
+
+
+def environment_of(variables: Mapping[str, str | None]) -> Environment:
+    """The startup variables among a host's environment variables, by name: each with its value, None
+    where the host computes it (`${{ … }}`, `$VAR`) or the build gives it (`ARG NAME`)."""
+    found = []
+    for name, value in variables.items():
+        encoded = name.encode("utf-8", "surrogateescape")
+        if encoded in STARTUP_VARIABLES:
+            known = value is not None and "$" not in value
+            found.append((encoded, value.encode("utf-8", "surrogateescape") if known else None))
+    return tuple(found)
 
 
 NOT_A_SHELL = HostShell(None)

@@ -32,6 +32,7 @@ from pipelint.shell.dialect import Dialect
 from pipelint.embedded.hosts.kind import HostScan
 from pipelint.shell.positions import CharacterOffsets
 from pipelint.embedded.regions import Part, Quoting, Region
+from pipelint.shell.options import Environment
 
 # libyaml's parser when PyYAML was built with it (the wheels are): 5-10× faster.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -122,21 +123,27 @@ def items(node: yaml.Node | None) -> Iterator[tuple[yaml.Node, yaml.Node]]:
         yield from node.value
 
 
-def scalars_under(node: yaml.Node | None) -> Iterator[str]:
-    """Every scalar value below node (aliases visited once)."""
+def nodes_under(*roots: yaml.Node | None) -> Iterator[yaml.Node]:
+    """Every node below roots, each once (aliases visited once)."""
     seen: set[int] = set()
-    stack = [node] if node is not None else []
+    stack = [root for root in roots if root is not None]
     while stack:
         current = stack.pop()
         if id(current) in seen:
             continue
         seen.add(id(current))
-        if isinstance(current, yaml.ScalarNode):
-            yield current.value
-        elif isinstance(current, yaml.SequenceNode):
+        yield current
+        if isinstance(current, yaml.SequenceNode):
             stack.extend(current.value)
         elif isinstance(current, yaml.MappingNode):
             stack.extend(part for pair in current.value for part in pair)
+
+
+def scalars_under(node: yaml.Node | None) -> Iterator[str]:
+    """Every scalar value below node (aliases visited once)."""
+    for current in nodes_under(node):
+        if isinstance(current, yaml.ScalarNode):
+            yield current.value
 
 
 # GitLab flattens script lists nested up to 10 levels deep ("CI/CD YAML syntax reference", `script`).
@@ -333,6 +340,9 @@ class YamlScript:
     origin: str
     editable: bool = True  # False: the host may run it under another shell too (no fixes)
     options: frozenset[str] = frozenset()  # `set -o` names in force from the first line
+    environment: Environment = ()  # the startup variables the host sets (`Region.environment`)
+    unseen_code_before: bool = False  # code of another file runs first in its shell (`Region.unseen_code_before`)
+    stdout_over_network: bool = False  # it runs on another host, whose output ssh carries back
 
 
 def script_region(
@@ -340,20 +350,84 @@ def script_region(
     script: YamlScript,
     expressions: re.Pattern[bytes] | None = None,
     escapes: Mapping[bytes, bytes] | None = None,
+    read_only: frozenset[int] = frozenset(),
 ) -> Region:
-    """The region of a script: its scalars' values, a line break between two (`_opaque` for the others)."""
+    """The region of a script: its scalars' values, a line break between two (`_opaque` for the others).
+
+    read_only: ids of scalars no edit may change (`shared_outside_scripts`).
+    """
     parts: list[Part] = []
     for index, node in enumerate(script.nodes):
         if index:
             parts.append((b"\n", None, Quoting.READ_ONLY))
-        rebuilt = scalar_parts(doc, node, script.parent_indent, script.editable)
+        rebuilt = scalar_parts(doc, node, script.parent_indent, script.editable and id(node) not in read_only)
         parts += rebuilt if rebuilt is not None else [(node.value.encode("utf-8"), None, Quoting.READ_ONLY)]
     anchor = doc.byte(script.nodes[0].start_mark.index)
     parts, words = _opaque(parts, expressions, escapes)
     # Only numbered placeholders can be told apart in a message; `_____` may be the script's own.
     shown = tuple((placeholder, expression) for placeholder, expression in words if placeholder.strip(b"_"))
-    facts = {"options": script.options, "anchor": anchor, "opaque": shown}
+    facts = {
+        "options": script.options,
+        "anchor": anchor,
+        "opaque": shown,
+        "environment": script.environment,
+        "unseen_code_before": script.unseen_code_before,
+        "outer_code": _placeholders_at(parts, words),
+        "stdout_over_network": script.stdout_over_network,
+    }
     return Region.from_parts(parts, script.dialect, script.origin, **facts)
+
+
+def _placeholders_at(parts: list[Part], words: list[tuple[bytes, bytes]]) -> tuple[tuple[int, bytes], ...]:
+    """Where each placeholder is in the region's text, with the expression it stands for: the host
+    substitutes the expression's value into the script, which the shell then reads as code."""
+    expressions = dict(words)
+    found = []
+    at = 0
+    for data, outer, _ in parts:
+        if outer is None and data in expressions:
+            found.append((at, expressions[data]))
+        at += len(data)
+    return tuple(found)
+
+
+def shared_outside_scripts(doc: Document, script_keys: frozenset[str], holders: str | None = None) -> frozenset[int]:
+    """Ids of the scalars that an alias also puts where no script is (issue 25, class 5).
+
+    `copy: &copy cat f | sort` under `variables:` and `script: [*copy]`: one
+    node, two places. An edit of the script changes the variable too, so no
+    edit may change such a scalar. A scalar counts as a script where every
+    place holding it is the value of one of script_keys, or an item of a list
+    (nested lists too) that every place of is such a value. holders: the
+    prefix of top-level keys the host reads nothing from, which only hold
+    anchors (GitLab's hidden `.name:`, Compose's `x-name:`).
+    """
+    root_ids = {id(root) for root in doc.roots}
+    slots: dict[int, list[tuple[yaml.Node, str | None]]] = {}
+    for node in nodes_under(*doc.roots):
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                slots.setdefault(id(key), []).append((node, None))
+                slots.setdefault(id(value), []).append((node, string(key)))
+        elif isinstance(node, yaml.SequenceNode):
+            for item in node.value:
+                slots.setdefault(id(item), []).append((node, None))
+
+    def in_script(node_id: int, depth: int) -> bool:
+        places = slots.get(node_id, [])
+        if not places or depth > MAX_NESTING:
+            return False
+        for parent, key in places:
+            if isinstance(parent, yaml.SequenceNode):
+                if not in_script(id(parent), depth + 1):
+                    return False
+            elif holders is not None and id(parent) in root_ids and (key or "").startswith(holders):
+                continue  # `.count: &count …`: a place nothing reads
+            elif key not in script_keys:
+                return False
+        return True
+
+    return frozenset(node_id for node_id, places in slots.items() if len(places) > 1 and not in_script(node_id, 0))
 
 
 def same_tree(before: yaml.Node, after: yaml.Node, exempt: set[int]) -> bool:
@@ -383,12 +457,23 @@ def same_tree(before: yaml.Node, after: yaml.Node, exempt: set[int]) -> bool:
 ScriptFinder = Callable[[Document], list[YamlScript]]
 
 
-def scan(source: bytes, find: ScriptFinder, expressions: re.Pattern[bytes] | None = None) -> HostScan:
-    """The regions of the scripts find sees in the file, or where the file stops being YAML."""
+def scan(
+    source: bytes,
+    find: ScriptFinder,
+    expressions: re.Pattern[bytes] | None = None,
+    script_keys: frozenset[str] = frozenset(),
+    holders: str | None = None,
+) -> HostScan:
+    """The regions of the scripts find sees in the file, or where the file stops being YAML.
+
+    script_keys: the keys whose values are scripts (`run`, `script`): a scalar an alias also puts elsewhere
+    takes no edit; holders: `shared_outside_scripts`.
+    """
     doc = load(source)
     if not isinstance(doc, Document):
         return HostScan(failures=[doc])
-    return HostScan(regions=[script_region(doc, script, expressions) for script in distinct(find(doc))])
+    shared = shared_outside_scripts(doc, script_keys, holders)
+    return HostScan(regions=[script_region(doc, script, expressions, read_only=shared) for script in distinct(find(doc))])
 
 
 def distinct(scripts: list[YamlScript]) -> list[YamlScript]:
@@ -405,6 +490,8 @@ def distinct(scripts: list[YamlScript]) -> list[YamlScript]:
             script.dialect,
             script.editable,
             script.options,
+            script.environment,
+            script.unseen_code_before,
         )
         if key not in seen:
             seen.add(key)
