@@ -10,8 +10,8 @@ rounds, and the ratio the goal is about (issue 28: default jobs ≤ 0.6×
 another checkout, for its own ratio (then give `--python` a venv without an
 editable pipelint: see bench_lint.py).
 
-    python tests/benchmarks/bench_jobs.py /work/corpus/x --rounds 7
-    python tests/benchmarks/bench_jobs.py /work/corpus/x --rounds 7 --python /tmp/venv/bin/python --baseline /tmp/before
+    python tests/benchmarks/bench_jobs.py "$CORPUS" --rounds 7    # the folder fetch_debian_corpus.sh unpacked
+    python tests/benchmarks/bench_jobs.py "$CORPUS" --rounds 7 --python /tmp/venv/bin/python --baseline /tmp/before
 """
 
 from __future__ import annotations
