@@ -16,7 +16,6 @@ from pipelint.engine.sizes import DEFAULT_MAX_FILE_SIZE, format_size, parse_size
 from pipelint.output import FORMATS, HUMAN_FORMATS
 from pipelint.shell.dialect import LINTED_SHELLS
 from pipelint.cli.terminal import COLOR_CHOICES, is_terminal, page, wants_colour
-from pipelint.cli.files import report_file
 from pipelint.cli.tracing import add_measurements, load_trace, trace
 
 # What a command needs is imported in it: `pipelint --version` imports no settings, engine, rule or
@@ -155,6 +154,8 @@ def _report_stream(flags: CheckFlags, stdin_fix: bool) -> Iterator[TextIO]:
     if flags.output_file is None:
         yield sys.stderr if stdin_fix or flags.diff else sys.stdout
         return
+    from pipelint.cli.files import report_file
+
     with report_file(flags.output_file) as handle:
         yield handle
 

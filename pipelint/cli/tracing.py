@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from pipelint.cli.files import report_file
 from pipelint.cli.terminal import COLOR_CHOICES, wants_colour
 from pipelint.trace import DEFAULT_TOP, FORMATS
 
@@ -69,6 +68,8 @@ def _report_stream(output_file: Path | None) -> Iterator[TextIO]:
     if output_file is None:
         yield sys.stderr
         return
+    from pipelint.cli.files import report_file
+
     with report_file(output_file) as handle:
         yield handle
 
