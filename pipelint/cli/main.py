@@ -113,7 +113,7 @@ def cli() -> None:
     "--jobs",
     type=click.IntRange(min=1),
     default=None,
-    help="Lint this many files at once, in worker processes (default: the number of CPUs; 1: no workers).",
+    help="Lint this many files at once, in worker processes (default: the number of CPUs, when the files are worth starting them; 1: no workers).",
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache (.pipelint_cache/).")
 @click.option(
