@@ -257,7 +257,8 @@ class Caches:
             return {}
         from pipelint.facts.outside import Outside
 
-        return {name: self._fingerprint(Outside[name], os.fspath(path)) for name in entry.outside_read if name in Outside.__members__}
+        kinds = [Outside[name] for name in entry.outside_read if name in Outside.__members__]
+        return {kind.name: self._fingerprint(kind, os.fspath(path)) for kind in kinds}
 
     def outside_now(self, path: Path, settings: Settings) -> dict[str, str]:
         """The fingerprint of every outside input the rules checking path may read, taken now (before its lint).

@@ -125,8 +125,8 @@ class OrderedPool(Generic[Job, Result]):
         for item in items:
             job = job_of(item)
             batch.add(item, job, 0 if job is None else size_of(job))
-            size_limit = min(BATCH_SIZE, FIRST_BATCH_SIZE << sent)
-            if inline or batch.size >= size_limit or len(batch.entries) >= min(BATCH_COUNT, FIRST_BATCH_COUNT << sent):
+            size_limit, count_limit = min(BATCH_SIZE, FIRST_BATCH_SIZE << sent), min(BATCH_COUNT, FIRST_BATCH_COUNT << sent)
+            if inline or batch.size >= size_limit or len(batch.entries) >= count_limit:
                 pending.append(self._submit(batch))
                 sent = min(sent + 1, 8)  # 16 KiB << 4 is BATCH_SIZE already
                 batch = _Batch()

@@ -16,8 +16,8 @@ import errno
 import os
 import stat
 import sys
-from dataclasses import dataclass, field
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -176,9 +176,11 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
         start_early = options.jobs > 1 and not _may_be_cached(paths[0], resolver, caches)
         discovery = _Discovery(_targets(paths, resolver, run), pool, start_early)
         targets: Iterable[Target] = discovery
+        total = 0
         if options.progress:  # the bar counts the files from the start: all are found first
             targets = list(discovery)
-        with FileProgress(len(targets) if isinstance(targets, list) else 0, options.progress, options.progress_colour) as progress:
+            total = len(targets)
+        with FileProgress(total, options.progress, options.progress_colour) as progress:
             slots = (_prepare(run, resolver, caches, target) for target in targets)
             # What the files say is said once discovery is done (in path order, after what discovery
             # said), as when the files were all found first: the output is --jobs 1's.
@@ -197,14 +199,6 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
     return run
 
 
-# What a file costs to lint, CPU ms: 0.4 + 0.3 per KiB, fitted to the --jobs 1 lint of each of 1,355
-# scripts of the bench corpus (tests/benchmarks/bench_lint.py). A worker's start costs ~90 ms (the
-# engine's imports, multiprocessing): two workers pay off once half the lint is more than that.
-LINT_MS_PER_FILE = 0.4
-LINT_MS_PER_KIB = 0.3
-WORKERS_WORTH_MS = 200.0
-
-
 def _finish_all(run: Run, resolver: SettingsResolver, caches: Caches,
                 held: list[tuple[_Slot, FileReport | _Failure | None]], progress: FileProgress) -> list[_PendingWrite]:  # fmt: skip
     """_finish each target held, in order; held is emptied."""
@@ -218,18 +212,27 @@ def _finish_all(run: Run, resolver: SettingsResolver, caches: Caches,
     return pending
 
 
+# What a file costs to lint, CPU ms: 0.4 + 0.3 per KiB, fitted to the --jobs 1 lint of each of 1,355
+# scripts of the bench corpus (tests/benchmarks/bench_lint.py). A worker's start costs ~90 ms (the
+# engine's imports, multiprocessing): two workers pay off once half the lint is more than that.
+LINT_MS_PER_FILE = 0.4
+LINT_MS_PER_KIB = 0.3
+WORKERS_WORTH_MS = 200.0
+
+
 class _Discovery:
     """The files to lint, handed on as they are found once they are worth workers, else all at the end.
 
     The files are linted while discovery still walks the folders: on the
     `x` corpus as unpacked (fetch_debian_corpus.sh: 4,069 files, 535
     scripts) reading the `#!` line of every file took a fifth of a run with
-    two workers before any script reached one. Workers start only for work worth their start (WORKERS_WORTH_MS): a
-    few small files are linted in this process, decided before the first is
-    handed on. With no cache to answer (start_early), the workers start as
-    soon as the files found are worth them, and import the engine while this
-    process walks on; else at the first file the cache does not answer, so
-    that a run the cache answers forks none.
+    two workers before any script reached one. Workers start only for work
+    worth their start (WORKERS_WORTH_MS): a few small files are linted in
+    this process, decided before the first is handed on. With no cache to
+    answer (start_early), the workers start as soon as the files found are
+    worth them, and import the engine while this process walks on; else at
+    the first file the cache does not answer, so that a run the cache
+    answers forks none.
     """
 
     def __init__(self, targets: Iterator[Target], pool: OrderedPool, start_early: bool) -> None:
