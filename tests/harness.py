@@ -75,8 +75,7 @@ def context_of(source: bytes, dialect: Dialect = Dialect.BASH) -> Context:
 
 def pipeline_roots(root: Node) -> list[Node]:
     """Every logical pipeline's outermost node under root (the checker finds them among its candidates)."""
-    captured = syntax.captures(syntax.query(pipelines.QUERY), root)
-    return pipelines.roots(captured.get("pipeline", []), captured.get("pipeline_continuation", []))
+    return pipelines.roots(syntax.captures(syntax.query(pipelines.QUERY), root))
 
 
 def placed(region: Region, edits: list[Edit]) -> tuple[Edit, ...] | None:

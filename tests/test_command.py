@@ -209,7 +209,7 @@ def test_computed_value_is_still_exact():
 def test_applied_redirects_agree_with_pipeline_stages(script):
     root = syntax.parse(script.encode()).root_node
     captured = syntax.captures(Query(syntax.language(), pipeline.QUERY), root)
-    built = [pipeline.build(node) for node in pipeline.roots(captured["pipeline"], captured.get("pipeline_continuation", []))]
+    built = [pipeline.build(node) for node in pipeline.roots(captured)]
     stages = [stage for found in built if found is not None for stage in found.stages]
     assert stages
     for stage in stages:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from pipelint.cli import run as check_run
 from pipelint.cli.main import cli
+from pipelint.engine import linter
 from pipelint.finding import RuleCrash
 from pipelint.rules.pl001_useless_cat import UselessCatRule
 
@@ -32,14 +32,14 @@ def error_lines(result) -> list[str]:
 
 
 def after_process(monkeypatch, names: tuple[str, ...], then) -> None:
-    """check_run.process, with then(report) in place of its result for the files named."""
-    real_process = check_run.process
+    """linter.process (which a run imports when it lints), with then(report) in place of its result for the files named."""
+    real_process = linter.process
 
     def process(source, name, *args, **kwargs):
         report = real_process(source, name, *args, **kwargs)
         return then(report) if name in names else report
 
-    monkeypatch.setattr(check_run, "process", process)
+    monkeypatch.setattr(linter, "process", process)
 
 
 @pytest.fixture

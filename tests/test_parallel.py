@@ -13,6 +13,9 @@ from pipelint.output import FORMATS
 from pipelint.cli.parallel import BATCH_SIZE, OrderedPool
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+# Enough text that the tree's lint is worth two workers (run.WORKERS_WORTH_MS): without it the run
+# stays in one process, and these tests would compare one process with itself.
+PADDING = b"# a comment line that makes the file long enough to be worth a worker\n" * 400
 
 
 @pytest.fixture(scope="module")
@@ -24,11 +27,18 @@ def tree(tmp_path_factory) -> Path:
         source = sources[index % len(sources)]
         folder = root / f"part{index % 7}" / f"sub{index % 3}"
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{index:03d}-{source.name}").write_bytes(source.read_bytes() + f"\necho {index}\n".encode())
+        (folder / f"{index:03d}-{source.name}").write_bytes(source.read_bytes() + f"\necho {index}\n".encode() + PADDING)
     (root / "part1" / "binary.sh").write_bytes(b"\0\1\2 not a script")
     (root / "part2" / "broken.sh").write_bytes(b"cat f | grep x\nif true; then\n  echo 'unterminated\n")
     (root / "part3" / "same.sh").symlink_to(root / "part1" / "sub1" / "001-deploy-report.bash")
     return root
+
+
+def test_the_tree_is_worth_two_workers(tree):
+    from pipelint.cli import run
+
+    files = [path for path in tree.rglob("*.*") if path.is_file()]
+    assert sum(run._lint_estimate(path) for path in files) > 1.5 * run.WORKERS_WORTH_MS
 
 
 @pytest.mark.parametrize("output_format", sorted(FORMATS))
@@ -134,3 +144,32 @@ def test_a_dead_worker_costs_nothing_but_time(size_of):
     with OrderedPool(_dies_in_a_worker, 2) as pool:
         results = list(pool.run(iter(range(8)), lambda number: number, size_of))
     assert results == [(number, number + 100) for number in range(8)]
+
+
+WARMED = "PIPELINT_TEST_WARMED"
+
+
+def _warm_up() -> None:
+    os.environ[WARMED] = str(os.getpid())
+
+
+def _warmed_in(number: int) -> tuple[int, str | None]:
+    return number, os.environ.get(WARMED)
+
+
+def test_started_workers_warm_up_before_their_first_job():
+    """`start` forks every worker at once; each runs warm_up (the engine's imports) before any job."""
+    with OrderedPool(_warmed_in, 2, warm_up=_warm_up) as pool:
+        pool.start()
+        results = list(pool.run(iter(range(8)), lambda number: number, _own_batch))
+    assert [number for number, _ in results] == list(range(8))
+    warmed = {result[1] for _, result in results}
+    assert None not in warmed and str(PARENT) not in warmed  # in the workers, not here
+    assert WARMED not in os.environ
+
+
+def test_one_job_at_a_time_starts_no_worker():
+    with OrderedPool(_warmed_in, 1, warm_up=_warm_up) as pool:
+        pool.start()
+        results = list(pool.run(iter(range(3)), lambda number: number))
+    assert results == [(number, (number, None)) for number in range(3)]

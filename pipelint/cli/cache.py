@@ -38,13 +38,12 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
+import importlib.util
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import tree_sitter_bash
+from typing import TYPE_CHECKING
 
 import pipelint
 from pipelint import __version__
@@ -52,8 +51,11 @@ from pipelint.finding import ParseFailure
 from pipelint.engine.config import Settings
 from pipelint.shell.dialect import Dialect
 from pipelint.finding import Applicability, Edit, Finding, Fix, Note, NoteCause, Severity
-from pipelint.engine.fixer import applicable
-from pipelint.facts.outside import ENGINE_READS, Outside, fingerprint, folder_of
+
+# What a lint read from outside the file is fingerprinted by facts/outside.py, imported for a file
+# linted or an entry whose lint read something: a run answered from the cache mostly needs neither.
+if TYPE_CHECKING:
+    from pipelint.facts.outside import Outside
 
 DEFAULT_DIR = ".pipelint_cache"
 FILE_NAME = "lint-cache.json"
@@ -78,17 +80,38 @@ class Entry:
 def engine_fingerprint() -> str:
     """What the code that lints is: a change anywhere in it makes every entry stale."""
     digest = hashlib.blake2b(f"{FORMAT} {__version__}".encode(), digest_size=16)
-    package = Path(pipelint.__file__).parent
-    for path in sorted([*package.rglob("*.py"), *Path(tree_sitter_bash.__file__).parent.glob("*.so")]):
-        try:
-            status = path.stat()
-        except OSError:
-            continue
+    files = _files_ending(os.path.dirname(pipelint.__file__), ".py")
+    grammar = importlib.util.find_spec("tree_sitter_bash")  # found, not imported: a cached run parses nothing
+    if grammar is not None and grammar.origin is not None:
+        files += _files_ending(os.path.dirname(grammar.origin), ".so", recurse=False)
+    for path, status in sorted(files):
         digest.update(f"{path} {status.st_size} {status.st_mtime_ns}\n".encode())
     for name, value in sorted(os.environ.items()):
         if name.startswith("PIPELINT_"):
             digest.update(f"{name}={value}\n".encode())
     return digest.hexdigest()
+
+
+def _files_ending(folder: str, suffix: str, recurse: bool = True) -> list[tuple[str, os.stat_result]]:
+    """(path, status) of the files below folder whose names end with suffix; one scandir per folder
+    (Path.rglob and a stat per file cost 8 ms of a one-file run's start)."""
+    found: list[tuple[str, os.stat_result]] = []
+    folders = [folder]
+    while folders:
+        try:
+            with os.scandir(folders.pop()) as entries:
+                for entry in entries:
+                    try:
+                        if entry.is_dir(follow_symlinks=False):
+                            if recurse and entry.name != "__pycache__":
+                                folders.append(entry.path)
+                        elif entry.name.endswith(suffix):
+                            found.append((entry.path, entry.stat()))
+                    except OSError:
+                        continue
+        except OSError:
+            continue
+    return found
 
 
 def key(source: bytes, path: Path, settings: Settings, codes: frozenset[str]) -> str:
@@ -113,7 +136,8 @@ def usable(entry: Entry, fix: bool, unsafe_fixes: bool) -> bool:
     """Whether the entry is what this run would report: a --fix run that would apply a fix must lint."""
     if not fix:
         return True
-    # The fixer's own test, so the two cannot disagree.
+    from pipelint.engine.fixer import applicable  # the fixer's own test, so the two cannot disagree
+
     return not any(applicable(finding.fix, unsafe_fixes) for finding in entry.findings)
 
 
@@ -174,6 +198,8 @@ class Cache:
         """Write the entries this run used, and only those; silently skipped when the folder is not writable."""
         if not self._changed and self._used.keys() == self._known.keys():
             return
+        import tempfile
+
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             _write_marker_files(self.folder)
@@ -224,6 +250,16 @@ class Caches:
     def key(self, source: bytes, path: Path, settings: Settings) -> str:
         return key(source, path, settings, _codes(settings, path if settings.per_file_ignores else None))
 
+    def outside_read_by(self, entry: Entry, path: Path) -> dict[str, str]:
+        """The fingerprint, taken now, of each outside input the entry's lint read (`current` compares them):
+        a lookup fingerprints only those, and so imports no rule to learn what the rules may read."""
+        if not entry.outside_read:  # most entries: the lint read nothing from outside the file
+            return {}
+        from pipelint.facts.outside import Outside
+
+        kinds = [Outside[name] for name in entry.outside_read if name in Outside.__members__]
+        return {kind.name: self._fingerprint(kind, os.fspath(path)) for kind in kinds}
+
     def outside_now(self, path: Path, settings: Settings) -> dict[str, str]:
         """The fingerprint of every outside input the rules checking path may read, taken now (before its lint).
 
@@ -234,17 +270,25 @@ class Caches:
         return {kind.name: self._fingerprint(kind, os.fspath(path)) for kind in kinds}
 
     def _fingerprint(self, kind: Outside, path: str) -> str:
+        from pipelint.facts.outside import Outside, fingerprint, folder_of
+
         place = folder_of(path) if kind is Outside.SIBLING_SCRIPTS else ""
         known = self._fingerprints.get((kind, place))
         if known is None:
             known = self._fingerprints[(kind, place)] = fingerprint(kind, path, self.mountinfo)
         return known
 
+    def may_answer(self, settings: Settings) -> bool:
+        """Whether files under these settings may be answered from the cache: it is on and its file exists."""
+        return self.enabled and (self._folder(settings) / FILE_NAME).is_file()
+
+    def _folder(self, settings: Settings) -> Path:
+        return settings.cache_dir if settings.cache_dir is not None else self._default_folder
 
     def for_settings(self, settings: Settings) -> Cache | None:
         if not self.enabled:
             return None
-        folder = settings.cache_dir if settings.cache_dir is not None else self._default_folder
+        folder = self._folder(settings)
         cache = self._open.get(folder)
         if cache is None:
             cache = self._open[folder] = Cache.open(folder)
@@ -258,12 +302,14 @@ class Caches:
 @functools.lru_cache(maxsize=256)
 def _codes(settings: Settings, path: Path | None) -> frozenset[str]:
     """The rules that check path; path None where no per-file-ignores make them differ by file."""
-    return frozenset(rule.code for rule in settings.enabled_rules(path))
+    return settings.enabled_codes(path)
 
 
 @functools.lru_cache(maxsize=256)
 def _outside_kinds(settings: Settings, path: Path | None) -> frozenset[Outside]:
     """What the lint of path may read from outside it: the engine's inputs and its rules' (`Rule.reads_outside`)."""
+    from pipelint.facts.outside import ENGINE_READS  # for a file linted: its rules are imported for it anyway
+
     return ENGINE_READS | {kind for rule in settings.enabled_rules(path) for kind in rule.reads_outside}
 
 

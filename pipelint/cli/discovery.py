@@ -8,12 +8,14 @@ import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from pipelint.embedded import hosts
 from pipelint.shell.dialect import has_script_extension, is_shell_script
 from pipelint.engine.patterns import compile_patterns
+
+if TYPE_CHECKING:
+    import pathspec
 
 # A .gitignore larger than this is not one (git's own limit is 100 MiB; the
 # largest in the Linux kernel tree is under 4 KiB): it is read no further.

@@ -13,8 +13,7 @@ from typing import BinaryIO, TextIO
 
 import click
 
-from pipelint.engine.config import format_size
-from pipelint.output.common import printable
+from pipelint.engine.sizes import format_size
 
 
 class InputError(Exception):
@@ -98,6 +97,8 @@ def report_file(path: Path) -> Iterator[TextIO]:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(path, "w", encoding="utf-8", errors="surrogateescape")
     except OSError as error:
+        from pipelint.output.common import printable  # not for every run: the report's module
+
         raise click.ClickException(f"--output-file {printable(str(path))}: {error.strerror or error}") from None
     with handle:
         yield handle

@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 import contextlib
-import shutil
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import click
 
 from pipelint import __version__
-from pipelint.engine import registry, ruledocs
-from pipelint.cli.run import Run, RunOptions, error_line, run_check
-from pipelint.engine.config import DEFAULT_MAX_FILE_SIZE, UNSET, Overrides, SettingsResolver, Unset, format_size, parse_size
-from pipelint.output import FORMATS, HUMAN_FORMATS, RenderOptions, rule_document, statistics, summary
-from pipelint.output.common import printable
-from pipelint.cli.parallel import default_jobs
+from pipelint.engine.sizes import DEFAULT_MAX_FILE_SIZE, format_size, parse_size
+from pipelint.output import FORMATS, HUMAN_FORMATS
 from pipelint.shell.dialect import LINTED_SHELLS
 from pipelint.cli.terminal import COLOR_CHOICES, is_terminal, page, wants_colour
-from pipelint.cli.files import report_file
 from pipelint.cli.tracing import add_measurements, load_trace, trace
+
+# What a command needs is imported in it: `pipelint --version` imports no settings, engine, rule or
+# output format, and `check` only what its run uses (docs/benchmarks.md, "Start-up").
+if TYPE_CHECKING:
+    from pipelint.cli.run import Run, RunOptions
+    from pipelint.engine.config import Overrides, Unset
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -113,7 +113,7 @@ def cli() -> None:
     "--jobs",
     type=click.IntRange(min=1),
     default=None,
-    help="Lint this many files at once, in worker processes (default: the number of CPUs; 1: no workers).",
+    help="Lint this many files at once, in worker processes (default: the number of CPUs, when the files are worth starting them; 1: no workers).",
 )
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the results cache (.pipelint_cache/).")
 @click.option(
@@ -125,6 +125,10 @@ def cli() -> None:
 )
 def check(paths: tuple[str, ...], **flags) -> None:
     """Lint shell scripts (files, folders, `-` for stdin; default `.`)."""
+    from pipelint.cli.run import run_check
+    from pipelint.engine.config import SettingsResolver
+    from pipelint.output.common import printable
+
     flags = CheckFlags(**flags)
     resolver = SettingsResolver(flags.overrides(), flags.config_file)
     paths = paths or (".",)
@@ -150,6 +154,8 @@ def _report_stream(flags: CheckFlags, stdin_fix: bool) -> Iterator[TextIO]:
     if flags.output_file is None:
         yield sys.stderr if stdin_fix or flags.diff else sys.stdout
         return
+    from pipelint.cli.files import report_file
+
     with report_file(flags.output_file) as handle:
         yield handle
 
@@ -189,6 +195,10 @@ class CheckFlags:
 
     def overrides(self) -> Overrides:
         """What the command line says about settings; Fatal when it names what does not exist."""
+        from pipelint.engine import registry
+        from pipelint.engine.config import Overrides
+        from pipelint.output.common import printable
+
         overrides = Overrides(
             select=_split(self.select) or None,
             ignore=_split(self.ignore),
@@ -208,12 +218,17 @@ class CheckFlags:
             raise Fatal(f"{printable(str(self.config_file))}: config file not found")
         if self.mounts is not None and not Path(self.mounts).is_file():
             raise Fatal(f"{printable(self.mounts)}: mount table not found")
-        if self.statistics and self.output_format is not None and self.output_format not in statistics.FORMATS:
-            choices = ", ".join(sorted(statistics.FORMATS))
-            raise Fatal(f"--statistics cannot be printed as {self.output_format} (it prints as {choices})")
+        if self.statistics and self.output_format is not None:
+            from pipelint.output import statistics
+
+            if self.output_format not in statistics.FORMATS:
+                choices = ", ".join(sorted(statistics.FORMATS))
+                raise Fatal(f"--statistics cannot be printed as {self.output_format} (it prints as {choices})")
         return overrides
 
     def _max_file_size(self) -> int | None | Unset:
+        from pipelint.engine.config import UNSET
+
         if self.max_file_size is None:
             return UNSET
         try:
@@ -226,6 +241,9 @@ class CheckFlags:
         return self.output_format or ("full" if is_terminal(out) else "concise")
 
     def run_options(self) -> RunOptions:
+        from pipelint.cli.parallel import default_jobs
+        from pipelint.cli.run import RunOptions
+
         return RunOptions(
             fix=self.fix or self.diff,
             write=self.fix and not self.diff,
@@ -246,6 +264,9 @@ class CheckFlags:
 
 def _print_results(run: Run, flags: CheckFlags, out: TextIO) -> None:
     """Findings in the chosen format; for people, the summary, fixes and notes after them."""
+    from pipelint.output import summary
+    from pipelint.output.common import RenderOptions
+
     output_format = flags.report_format(out)
     options = RenderOptions(
         unsafe_fixes=run.unsafe_fixes,
@@ -255,6 +276,8 @@ def _print_results(run: Run, flags: CheckFlags, out: TextIO) -> None:
         verbose=flags.verbose,
     )
     if flags.statistics:
+        from pipelint.output import statistics
+
         statistics.FORMATS[output_format](run.reports, options, out)
     elif not flags.diff:
         FORMATS[output_format](run.reports, options, out)
@@ -302,6 +325,11 @@ RULE_FORMATS = ("text", "markdown")
 @click.option("--color", type=click.Choice(COLOR_CHOICES), default="auto", help="Colour the rendered text: auto, always, never.")
 def rule(code: str | None, show_all: bool, output_format: str | None, color: str) -> None:
     """Print a rule's document, or list all rules."""
+    import shutil
+
+    from pipelint.engine import registry, ruledocs
+    from pipelint.output import rule_document
+
     out = sys.stdout
     if show_all or code is None:  # the table reads the same everywhere: Markdown only when asked for
         click.echo(rule_document.table_markdown() if output_format == "markdown" else ruledocs.table(), nl=output_format != "markdown")
@@ -330,6 +358,12 @@ def lsp(stdio: bool) -> None:
 
 
 cli.add_command(trace)
+
+
+def error_line(message: str) -> None:
+    from pipelint.cli.run import error_line as print_error  # the one shape of an error, said in run.py
+
+    print_error(message)
 
 
 def main() -> None:

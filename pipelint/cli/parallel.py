@@ -20,12 +20,12 @@ import signal
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-# BrokenExecutor, not BrokenProcessPool: that one's module (and multiprocessing) is
-# imported only when a pool starts; a run answered from the cache never starts one.
-from concurrent.futures import BrokenExecutor, Executor, Future
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
-from pipelint.engine.inline import InlineExecutor
+# concurrent.futures (with threading and logging) and multiprocessing are imported only
+# when a pool starts: `--jobs 1`, one file, and a run answered from the cache never start one.
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
 
 Job = TypeVar("Job")
 Result = TypeVar("Result")
@@ -37,6 +37,10 @@ IN_FLIGHT_PER_WORKER = 4
 # A batch is sent once its jobs reach this size (bytes of scripts) or count.
 BATCH_SIZE = 256 * 1024
 BATCH_COUNT = 64
+# The first batches are smaller, each twice the last, so that every worker has files at once: a
+# folder of 80 small scripts went out as batches of 64 and 16 files, one worker doing four fifths.
+FIRST_BATCH_SIZE = 16 * 1024
+FIRST_BATCH_COUNT = 4
 
 
 def default_jobs() -> int:
@@ -47,9 +51,15 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _ignore_interrupts() -> None:
+def _start_worker(warm_up: Callable[[], None] | None) -> None:
     """Ctrl-C is the parent's to handle: a worker stopped mid-job would only print a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if warm_up is not None:
+        warm_up()
+
+
+def _nothing() -> None:
+    pass
 
 
 class OrderedPool(Generic[Job, Result]):
@@ -58,23 +68,37 @@ class OrderedPool(Generic[Job, Result]):
     A worker that dies (the OOM killer, a crash in a native library) takes
     its pool with it: its jobs are run again in this process, and a fresh
     pool takes the jobs after them.
+
+    warm_up: run by each worker as it starts (importing what the jobs need),
+    so that `start` has the workers do it while the caller is still finding
+    the jobs.
     """
 
-    def __init__(self, function: Callable[[Job], Result], jobs: int):
+    def __init__(self, function: Callable[[Job], Result], jobs: int, warm_up: Callable[[], None] | None = None):
         self.function = function
         self.jobs = max(1, jobs)
+        self.warm_up = warm_up
         self._executor: Executor | None = None
+
+    def stay_here(self) -> None:
+        """Run every job in this process after all, unless the workers have started."""
+        if self._executor is None:
+            self.jobs = 1
+
+    def start(self) -> None:
+        """Start the workers now, not at the first job (nothing to start with one job at a time)."""
+        if self.jobs > 1:
+            self._pool().submit(_nothing)  # forking starts every worker at once, at the first submission
 
     def _pool(self) -> Executor:
         if self._executor is None:
-            if self.jobs == 1:
-                self._executor = InlineExecutor()
-            else:
-                import multiprocessing  # ~25 ms of start-up with concurrent.futures.process: only for a pool
-                from concurrent.futures import ProcessPoolExecutor
+            import multiprocessing  # ~25 ms of start-up with concurrent.futures.process: only for a pool
+            from concurrent.futures import ProcessPoolExecutor
 
-                context = multiprocessing.get_context("fork")
-                self._executor = ProcessPoolExecutor(self.jobs, mp_context=context, initializer=_ignore_interrupts)
+            context = multiprocessing.get_context("fork")
+            self._executor = ProcessPoolExecutor(
+                self.jobs, mp_context=context, initializer=_start_worker, initargs=(self.warm_up,)
+            )
         return self._executor
 
     def run(
@@ -90,18 +114,21 @@ class OrderedPool(Generic[Job, Result]):
         worker per batch, not per file. Handing 1,400 small scripts over one
         by one cost the parent a second of CPU in queue threads and pickling.
 
-        The pool starts at the first job: a run whose results all come from
-        the cache never forks.
+        The pool starts at the first job (or at `start`): a run whose results
+        all come from the cache never forks.
         """
         inline = self.jobs == 1
         window = 1 if inline else self.jobs * IN_FLIGHT_PER_WORKER
         pending: deque[_Batch] = deque()
         batch = _Batch()
+        sent = 0  # batches sent: the limits double with each, up to BATCH_SIZE and BATCH_COUNT
         for item in items:
             job = job_of(item)
             batch.add(item, job, 0 if job is None else size_of(job))
-            if inline or batch.size >= BATCH_SIZE or len(batch.entries) >= BATCH_COUNT:
+            size_limit, count_limit = min(BATCH_SIZE, FIRST_BATCH_SIZE << sent), min(BATCH_COUNT, FIRST_BATCH_COUNT << sent)
+            if inline or batch.size >= size_limit or len(batch.entries) >= count_limit:
                 pending.append(self._submit(batch))
+                sent = min(sent + 1, 8)  # 16 KiB << 4 is BATCH_SIZE already
                 batch = _Batch()
             while len(pending) >= window:
                 yield from self._take(pending.popleft())
@@ -114,6 +141,12 @@ class OrderedPool(Generic[Job, Result]):
         jobs = batch.jobs()
         if not jobs:
             return batch
+        if self.jobs == 1:  # here and now, in this process
+            batch.outcomes = _run_each(self.function, jobs)
+            return batch
+        # BrokenExecutor, not BrokenProcessPool: the same class, without importing concurrent.futures.process.
+        from concurrent.futures import BrokenExecutor
+
         try:
             batch.future = self._pool().submit(_run_each, self.function, jobs)
         except BrokenExecutor:
@@ -122,8 +155,10 @@ class OrderedPool(Generic[Job, Result]):
         return batch
 
     def _take(self, batch: _Batch) -> Iterator[tuple[Item, Result | None]]:
-        outcomes: Iterator[_Outcome] = iter(())
+        outcomes: Iterator[_Outcome] = iter(batch.outcomes)
         if batch.future is not None:
+            from concurrent.futures import BrokenExecutor
+
             try:
                 outcomes = iter(batch.future.result())
             except BrokenExecutor:
@@ -169,7 +204,8 @@ class _Batch:
 
     entries: list[tuple[object, object]] = field(default_factory=list)  # (item, job or None)
     size: int = 0
-    future: Future | None = None
+    future: Future | None = None  # a worker's
+    outcomes: list[_Outcome] = field(default_factory=list)  # without workers, run at once
 
     def add(self, item: object, job: object, size: int) -> None:
         self.entries.append((item, job))

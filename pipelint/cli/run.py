@@ -14,26 +14,27 @@ from __future__ import annotations
 
 import errno
 import os
-import shutil
 import stat
 import sys
-import traceback
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pipelint.cli import cache
 from pipelint.embedded import hosts
-from pipelint.cli.cache import Cache, Caches
 from pipelint.engine.config import ConfigError, Settings, SettingsResolver
 from pipelint.cli.discovery import is_lintable, walk_scripts
 from pipelint.cli.files import FileRead, InputError, ensure_size, ensure_text, read_limited, read_script
-from pipelint.engine.linter import FileReport, process
+from pipelint.engine.report import FileReport
 from pipelint.output.common import printable
 from pipelint.shell.dialect import unlinted_shell
-from pipelint.output.diff import unified_diff
 from pipelint.cli.parallel import OrderedPool
 from pipelint.cli.progress import FileProgress
-from pipelint.cli.writeback import NotWritten, write_fixed
+
+# The engine is imported by the first file linted (`_lint_job`), the results cache when the run uses
+# it: a run answered from the cache imports neither tree-sitter nor a rule (docs/benchmarks.md, "Start-up").
+if TYPE_CHECKING:
+    from pipelint.cli.cache import Cache, Caches
 
 # The longest file name component Linux file systems take (NAME_MAX).
 NAME_MAX = 255
@@ -166,19 +167,29 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
     printed when it is taken back, so the output is the same whatever the
     number of jobs.
     """
+    from pipelint.cli.cache import Caches
+
     run = Run(options)
-    targets = list(_targets(paths, resolver, run))
-    caches = Caches(options.cache, options.mountinfo)
     pending: list[_PendingWrite] = []
-    # No more workers than files: one file is linted here, not pickled to a forked worker and back.
-    jobs = min(options.jobs, max(1, len(targets)))
-    with OrderedPool(_lint_job, jobs) as pool, FileProgress(len(targets), options.progress, options.progress_colour) as progress:
-        slots = (_prepare(run, resolver, caches, target) for target in targets)
-        for slot, outcome in pool.run(slots, lambda slot: slot.job, lambda job: len(job.source)):
-            checked = _finish(run, resolver, caches, slot, outcome)
-            progress.advance(slot.lines)
-            if checked is not None:
-                pending.append(checked)
+    caches = Caches(options.cache, options.mountinfo)
+    with OrderedPool(_lint_job, options.jobs, warm_up=_import_engine) as pool:
+        start_early = options.jobs > 1 and not _may_be_cached(paths[0], resolver, caches)
+        discovery = _Discovery(_targets(paths, resolver, run), pool, start_early)
+        targets: Iterable[Target] = discovery
+        total = 0
+        if options.progress:  # the bar counts the files from the start: all are found first
+            targets = list(discovery)
+            total = len(targets)
+        with FileProgress(total, options.progress, options.progress_colour) as progress:
+            slots = (_prepare(run, resolver, caches, target) for target in targets)
+            # What the files say is said once discovery is done (in path order, after what discovery
+            # said), as when the files were all found first: the output is --jobs 1's.
+            held: list[tuple[_Slot, FileReport | _Failure | None]] = []
+            for taken in pool.run(slots, lambda slot: slot.job, lambda job: len(job.source)):
+                held.append(taken)
+                if discovery.done:
+                    pending += _finish_all(run, resolver, caches, held, progress)
+            pending += _finish_all(run, resolver, caches, held, progress)
     caches.save()
     for write in pending:
         _write(run, write)
@@ -186,6 +197,83 @@ def run_check(paths: tuple[str, ...], resolver: SettingsResolver, options: RunOp
         for folder in run.empty_folders:
             run.warning(f"no shell scripts found in {printable(folder)}")
     return run
+
+
+def _finish_all(run: Run, resolver: SettingsResolver, caches: Caches,
+                held: list[tuple[_Slot, FileReport | _Failure | None]], progress: FileProgress) -> list[_PendingWrite]:  # fmt: skip
+    """_finish each target held, in order; held is emptied."""
+    pending = []
+    for slot, outcome in held:
+        checked = _finish(run, resolver, caches, slot, outcome)
+        progress.advance(slot.lines)
+        if checked is not None:
+            pending.append(checked)
+    held.clear()
+    return pending
+
+
+# What a file costs to lint, CPU ms: 0.4 + 0.3 per KiB, fitted to the --jobs 1 lint of each of 1,355
+# scripts of the bench corpus (tests/benchmarks/bench_lint.py). A worker's start costs ~90 ms (the
+# engine's imports, multiprocessing): two workers pay off once half the lint is more than that.
+LINT_MS_PER_FILE = 0.4
+LINT_MS_PER_KIB = 0.3
+WORKERS_WORTH_MS = 200.0
+
+
+class _Discovery:
+    """The files to lint, handed on as they are found once they are worth workers, else all at the end.
+
+    The files are linted while discovery still walks the folders: on the
+    `x` corpus as unpacked (fetch_debian_corpus.sh: 4,069 files, 535
+    scripts) reading the `#!` line of every file took a fifth of a run with
+    two workers before any script reached one. Workers start only for work
+    worth their start (WORKERS_WORTH_MS): a few small files are linted in
+    this process, decided before the first is handed on. With no cache to
+    answer (start_early), the workers start as soon as the files found are
+    worth them, and import the engine while this process walks on; else at
+    the first file the cache does not answer, so that a run the cache
+    answers forks none.
+    """
+
+    def __init__(self, targets: Iterator[Target], pool: OrderedPool, start_early: bool) -> None:
+        self._targets = targets
+        self._pool = pool
+        self._start_early = start_early
+        self.done = False  # every folder walked: all that discovery reports is said
+
+    def __iter__(self) -> Iterator[Target]:
+        held: list[Target] = []
+        work = 0.0
+        workers = False
+        for target in self._targets:
+            if workers:
+                yield target
+                continue
+            held.append(target)
+            work += _lint_estimate(target.path)
+            if work >= WORKERS_WORTH_MS and len(held) > 1:
+                workers = True
+                if self._start_early:
+                    self._pool.start()
+                yield from held
+        self.done = True
+        if not workers:
+            self._pool.stay_here()
+            yield from held
+
+
+def _lint_estimate(path: Path | None) -> float:
+    try:
+        size = 0 if path is None else os.stat(path).st_size
+    except OSError:
+        size = 0
+    return LINT_MS_PER_FILE + LINT_MS_PER_KIB * size / 1024
+
+
+def _may_be_cached(path: str, resolver: SettingsResolver, caches: Caches) -> bool:
+    """Whether the cache may answer for the first path named (its settings' cache file exists)."""
+    resolved = _resolve(resolver, Path(path)) if path != "-" else ConfigError()
+    return not isinstance(resolved, ConfigError) and caches.may_answer(resolved)
 
 
 # Which files.
@@ -311,10 +399,19 @@ class _Failure:
     details: str
 
 
+def _import_engine() -> None:
+    """What a worker does as it starts, before its first file arrives."""
+    import pipelint.engine.linter  # noqa: F401
+
+
 def _lint_job(job: _LintJob) -> FileReport | _Failure:
     try:
+        from pipelint.engine.linter import process
+
         return process(job.source, job.name, job.settings, job.path, fix=job.fix, mountinfo=job.mountinfo)
     except Exception as error:  # a bug outside the rules (the checker catches theirs): keep checking the others
+        import traceback
+
         return _Failure(_one_line(error), traceback.format_exc())
 
 
@@ -361,14 +458,17 @@ def _prepare(run: Run, resolver: SettingsResolver, caches: Caches, target: Targe
         return slot
     slot.cache = caches.for_settings(settings)
     if slot.cache is not None:
+        from pipelint.cli import cache
+
         slot.key = caches.key(script.source, path, settings)
-        slot.outside = caches.outside_now(path, settings)  # before the lint: a change during it is a change
         entry = slot.cache.get(slot.key)
-        if entry is not None and cache.current(entry, slot.outside) and cache.usable(entry, run.options.fix, settings.unsafe_fixes):
+        if (entry is not None and cache.current(entry, caches.outside_read_by(entry, path))
+                and cache.usable(entry, run.options.fix, settings.unsafe_fixes)):  # fmt: skip
             slot.cached = FileReport(target.display_name, script.source, entry.findings,
                                      parse_failures=entry.parse_failures, dialect=entry.dialect, notes=entry.notes,
                                      host=entry.host)  # fmt: skip
             return slot
+        slot.outside = caches.outside_now(path, settings)  # before the lint: a change during it is a change
     slot.job = _LintJob(script.source, target.display_name, settings, path, run.options.fix, run.options.mountinfo)
     return slot
 
@@ -412,6 +512,8 @@ def _finish(
 
 def _remember(caches: Caches, slot: _Slot, report: FileReport, settings: Settings) -> None:
     """Keep the lint of the text the report's findings describe (the fixed text, after fixes)."""
+    from pipelint.cli import cache
+
     assert slot.cache is not None and slot.key is not None and slot.target.path is not None
     key = slot.key
     if report.fixed_source is not None:
@@ -424,6 +526,8 @@ def _remember(caches: Caches, slot: _Slot, report: FileReport, settings: Setting
 
 def _write(run: Run, pending: _PendingWrite) -> None:
     """Write one fixed file; if it cannot be, report why and what the file on disk still holds."""
+    from pipelint.cli.writeback import NotWritten, write_fixed
+
     try:
         write_fixed(pending.path, pending.script.source, pending.script.status, pending.report.final_source)
     except NotWritten as error:
@@ -434,6 +538,8 @@ def _write(run: Run, pending: _PendingWrite) -> None:
 
 def _unfixed(run: Run, pending: _PendingWrite) -> FileReport:
     """The report of the file as it stays on disk: its findings before any fix."""
+    from pipelint.engine.linter import process
+
     report = pending.report
     try:
         return process(report.source, report.display_name, pending.settings, pending.path, mountinfo=run.options.mountinfo)
@@ -442,6 +548,8 @@ def _unfixed(run: Run, pending: _PendingWrite) -> FileReport:
 
 
 def _print_diff(report: FileReport) -> None:
+    from pipelint.output.diff import unified_diff
+
     sys.stdout.buffer.write(unified_diff(report))
     sys.stdout.buffer.flush()
 
@@ -509,5 +617,7 @@ def _pass_through(head: bytes, report: FileReport | None, run: Run) -> None:
         return
     sys.stdout.buffer.write(report.final_source if report is not None else head)
     if report is None:
+        import shutil
+
         shutil.copyfileobj(sys.stdin.buffer, sys.stdout.buffer)  # what was not read, past the size limit
     sys.stdout.buffer.flush()

@@ -13,9 +13,6 @@ to read the environment themselves, so every stream pipelint writes agrees.
 from __future__ import annotations
 
 import os
-import shlex
-import shutil
-import subprocess
 from collections.abc import Mapping
 from typing import TextIO
 
@@ -54,6 +51,10 @@ def page(text: str, stream: TextIO, height: int, environ: Mapping[str, str] = os
     """
     if not is_terminal(stream) or text.count("\n") < height:
         return False
+    import shlex
+    import shutil
+    import subprocess
+
     command = shlex.split(environ.get("PAGER", DEFAULT_PAGER) or "cat")
     if not command or os.path.basename(command[0]) == "cat" or shutil.which(command[0]) is None:
         return False

@@ -14,14 +14,12 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
-from pipelint.cli.files import report_file
-from pipelint.cli.run import error_line, note_line
 from pipelint.cli.terminal import COLOR_CHOICES, wants_colour
-from pipelint.engine.linter import FileReport
-from pipelint.output.common import printable
 from pipelint.trace import DEFAULT_TOP, FORMATS
 
+# The command line imports this module to know the command: what runs it is imported when it runs.
 if TYPE_CHECKING:
+    from pipelint.engine.report import FileReport
     from pipelint.trace.measured import TraceFile
 
 
@@ -41,6 +39,7 @@ if TYPE_CHECKING:
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
 def trace(command: tuple[str, ...], output_format: str, output_file: Path | None, top: int, color: str) -> None:
     """Run a script (`-- ./deploy.sh ARGS…`, `-- bash -x job.sh`) and rank its pipelines by what they cost."""
+    from pipelint.cli.run import error_line, note_line
     from pipelint.trace import json_format, report, runner  # the engine loads here only
     from pipelint.trace import full
 
@@ -69,6 +68,8 @@ def _report_stream(output_file: Path | None) -> Iterator[TextIO]:
     if output_file is None:
         yield sys.stderr
         return
+    from pipelint.cli.files import report_file
+
     with report_file(output_file) as handle:
         yield handle
 
@@ -85,6 +86,8 @@ def load_trace(path: Path) -> TraceFile:
 
 def add_measurements(reports: list[FileReport], trace_file: TraceFile, quiet: bool) -> None:
     """Each finding in a traced script gets what the trace measured of its pipeline (message and `measured`)."""
+    from pipelint.cli.run import note_line
+    from pipelint.output.common import printable
     from pipelint.trace.measured import annotate
 
     for report in reports:

@@ -23,13 +23,15 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
-
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from pipelint.shell import syntax
 from pipelint.shell.dialect import Dialect
 from pipelint.shell.options import ANY, Environment, Startup, startup_environment
 from pipelint.finding import Edit
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 
 class Quoting(Enum):

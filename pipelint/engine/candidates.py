@@ -42,6 +42,7 @@ class Plan:
     # Literal command names (basenames) worth reading a model for; None: every command.
     programs: frozenset[bytes] | None
     regions: frozenset[bytes]  # names that may lead to a region (`embedded.LEADS`)
+    pipelines: bool = True  # some rule checks pipelines: find their roots
 
 
 @dataclass
@@ -65,19 +66,24 @@ def plan(rules: Iterable[Rule]) -> Plan:
 
 @functools.cache
 def _plan(rules: tuple[type[Rule], ...]) -> Plan:
+    # Patterns of one node each, where Python can tell the rest from their children: tree-sitter
+    # compiles a query in a fixed ~26 M instructions plus, for each node type a pattern looks
+    # inside, a walk of that type's parse states. Looking inside `redirected_statement` (its
+    # body; a here-document's pipeline) cost 20 M more, once per process: more than asking the
+    # 4,339 redirected statements of the bench corpus for their body (8 ms for all of them).
     patterns = [
         "(comment) @comment",
         "(command) @command",
-        "(redirected_statement body: (command) @wrapped)",
-        "(pipeline (command) @wrapped)",
+        pipelines.PIECES,
         # What script facts and the context would otherwise query the whole tree again for
         # (one traversal of a 2 MB script costs a quarter of its parse):
         facts.STATEMENT_PATTERNS,
         "(comment) @comment_anywhere",  # also inside ERROR subtrees, as `syntax.comment_starts`
         "(function_definition name: (word) @function_name)",  # also inside ERROR subtrees
     ]
-    if any(rule.uses("check_pipeline") for rule in rules):
-        patterns.append(pipelines.QUERY)
+    checks_pipelines = any(rule.uses("check_pipeline") for rule in rules)
+    if checks_pipelines:
+        patterns.append(pipelines.CONTINUATIONS)
     kinds = sorted({kind for rule in rules for kind in rule.node_types})
     if kinds:
         patterns.append("[" + " ".join(f"({kind})" for kind in kinds) + "] @node")
@@ -85,7 +91,7 @@ def _plan(rules: tuple[type[Rule], ...]) -> Plan:
     programs: frozenset[bytes] | None = embedded.LEADS | frozenset(WRAPPERS)
     for rule in on_command:
         programs = None if rule.programs is None or programs is None else programs | rule.programs
-    return Plan(Query(syntax.language(), "\n".join(patterns)), programs, embedded.LEADS)
+    return Plan(Query(syntax.language(), "\n".join(patterns)), programs, embedded.LEADS, checks_pipelines)
 
 
 def find(plan: Plan, root: Node) -> Found:
@@ -96,10 +102,11 @@ def find(plan: Plan, root: Node) -> Found:
     by_variable = [node for node in commands if names[node.id] is None and _named_by_variable(node)]
     if plan.programs is not None:
         commands = [node for node in commands if names[node.id] in plan.programs]
-    roots = pipelines.roots(captured.get("pipeline", []), captured.get("pipeline_continuation", []))
-    wrapped = frozenset(node.id for node in captured.get("wrapped", []))
+    pieces = pipelines.Pieces(captured.get("pipeline", []), captured.get("redirected", []))
+    roots = pieces.roots(captured.get("pipeline_continuation", [])) if plan.pipelines else []
     comments, nodes = captured.get("comment", []), captured.get("node", [])
-    return Found(commands, roots, comments, nodes, wrapped, captured=captured, names=names, named_by_variable=by_variable)
+    return Found(commands, roots, comments, nodes, frozenset(pieces.wrapped), captured=captured, names=names,
+                 named_by_variable=by_variable)  # fmt: skip
 
 
 def name_programs(plan: Plan, found: Found, program_named_by: Callable[[Node], bytes | None]) -> list[Node]:

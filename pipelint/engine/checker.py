@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import bisect
 import os
-import traceback
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -277,6 +276,8 @@ class _Guard:
         except Exception as error:  # a rule bug must not abort the run
             self._crashed.add(rule.code)
             summary = " ".join(f"{type(error).__name__}: {error}".split())
+            import traceback  # a crash is rare: not imported by every run
+
             self.crashes.append(RuleCrash(rule.code, summary, traceback.format_exc()))
             return []
         if self._check_fix_availability:

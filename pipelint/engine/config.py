@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import functools
 import os
-import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipelint.engine import registry, shellcheckrc
 from pipelint.engine.patterns import compile_patterns
-from pipelint.rule import Rule
+from pipelint.engine.sizes import DEFAULT_MAX_FILE_SIZE, parse_size
 from pipelint.shell.dialect import LINTED_SHELLS, SHELLS, Dialect
+
+if TYPE_CHECKING:
+    from pipelint.rule import Rule
 
 CONFIG_FILES = (".pipelint.toml", "pyproject.toml")  # the first found in a folder wins
 
@@ -26,10 +28,6 @@ _KNOWN_KEYS = frozenset(_LIST_KEYS) | {
 # What `remote-shell` may name: the dialect of the scripts ssh and `su -c` run.
 REMOTE_SHELLS = ("sh", "bash")
 _PATTERN_KEYS = ("exclude", "extend-exclude")
-
-# Scripts larger than this are not read: see docs/ci.md ("Large files") for the
-# measurement behind the number. 0 in the config or on the command line: no limit.
-DEFAULT_MAX_FILE_SIZE = 8 * 1024 * 1024
 
 DEFAULT_EXCLUDE = (
     ".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", "build", "dist", ".pipelint_cache"
@@ -74,11 +72,15 @@ class Settings:
         """The dialect `shell` names, which every script is read in; None: each script's own (`dialect.detect`)."""
         return None if self.shell is None else SHELLS[self.shell].dialect
 
-    def enabled_rules(self, path: Path | None = None) -> list[type[Rule]]:
+    def enabled_codes(self, path: Path | None = None) -> frozenset[str]:
+        """The codes of the rules that check path, read from the registry's lines: no rule is imported."""
         codes = _selected_codes(self.select, self.extend_select, self.ignore).codes - set(self.shellcheck_disabled)
         if path is not None and self.per_file_ignores:  # resolving the path costs a few lstat calls
             codes -= self._ignored_for(path)
-        return [rule for rule in registry.RULES if rule.code in codes]
+        return codes
+
+    def enabled_rules(self, path: Path | None = None) -> list[type[Rule]]:
+        return list(_rules(self.enabled_codes(path)))
 
     @property
     def loops_only(self) -> frozenset[str]:
@@ -142,6 +144,12 @@ def _real_folder(folder: str) -> str:
     return os.path.join(_real_folder(parent), name)
 
 
+@functools.lru_cache(maxsize=256)
+def _rules(codes: frozenset[str]) -> tuple[type[Rule], ...]:
+    """The rules of these codes, in the registry's order: only these rules' modules are imported."""
+    return tuple(line.load() for line in registry.TABLE if line.code in codes)
+
+
 @dataclass(frozen=True)
 class _Selection:
     codes: frozenset[str]  # every rule that runs
@@ -152,8 +160,8 @@ class _Selection:
 def _selected_codes(select: tuple[str, ...] | None, extend: tuple[str, ...], ignore: tuple[str, ...]) -> _Selection:
     """The rules a selection runs. A rule in the default set only inside loops runs everywhere once named."""
     if select is None:
-        codes = {rule.code for rule in registry.RULES if rule.enabled_by_default}
-        in_loops = {rule.code for rule in registry.RULES if rule.default_in_loops and not rule.enabled_by_default}
+        codes = {line.code for line in registry.TABLE if line.enabled_by_default}
+        in_loops = {line.code for line in registry.TABLE if line.default_in_loops}
     else:
         codes = {rule.code for selector in select for rule in registry.resolve(selector)}
         in_loops = set()
@@ -161,34 +169,6 @@ def _selected_codes(select: tuple[str, ...] | None, extend: tuple[str, ...], ign
     ignored = {rule.code for selector in ignore for rule in registry.resolve(selector)}
     in_loops = in_loops - extended - ignored
     return _Selection(frozenset((codes | extended | in_loops) - ignored), frozenset(in_loops))
-
-
-_SIZE = re.compile(r"\s*(\d+)\s*(b|k|kib|kb|m|mib|mb|g|gib|gb)?\s*", re.IGNORECASE)
-_UNITS = {"b": 1, "k": 1024, "kib": 1024, "kb": 1000, "m": 1024**2, "mib": 1024**2, "mb": 1000**2}
-_UNITS |= {"g": 1024**3, "gib": 1024**3, "gb": 1000**3}
-
-
-def parse_size(value: str | int) -> int | None:
-    """Bytes from `8MiB`, `500K`, `10MB` or an integer; 0 means no limit (None). ValueError if unreadable."""
-    if isinstance(value, bool):
-        raise ValueError("must be a size such as 8MiB, 500KiB or a number of bytes")
-    if isinstance(value, int):
-        count = value
-    else:
-        match = _SIZE.fullmatch(value)
-        if match is None:
-            raise ValueError("must be a size such as 8MiB, 500KiB or a number of bytes")
-        count = int(match.group(1)) * _UNITS[(match.group(2) or "b").lower()]
-    if count < 0:
-        raise ValueError("must not be negative")
-    return count or None
-
-
-def format_size(size: int) -> str:
-    for unit, factor in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
-        if size >= factor and size % factor == 0:
-            return f"{size // factor} {unit}"
-    return f"{size} bytes"
 
 
 def _is_dir(path: Path) -> bool:
@@ -262,6 +242,8 @@ def read_afresh() -> None:
 @functools.lru_cache(maxsize=64)
 def load(config_file: Path) -> Settings:
     """Read and validate one config file."""
+    import tomllib  # only where a config file is found: 3 ms of a start-up without one
+
     try:
         data = tomllib.loads(config_file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:

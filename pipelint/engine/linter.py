@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import contextlib
-import difflib
 import gc
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from functools import cached_property
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,38 +16,14 @@ from pipelint.embedded import hosts
 from pipelint.engine.config import Settings
 from pipelint.facts.outside import Outside, OutsideReads
 from pipelint.shell.dialect import Dialect
-from pipelint.finding import Edit, Finding, Note, NoteCause, ParseFailure, RuleCrash, apply_edits
+from pipelint.finding import Edit, Finding, Note, NoteCause, ParseFailure, apply_edits
 from pipelint.engine.fixer import accept_all, fix_source
-from pipelint.shell.positions import LineIndex
+from pipelint.engine.report import FileReport
 from pipelint.embedded.regions import Region
 from pipelint.engine.suppression import Coverage, Suppression, collect, report_unused
 
 if TYPE_CHECKING:
     from pipelint.facts.script import VariableFacts
-
-
-@dataclass
-class FileReport:
-    display_name: str
-    source: bytes  # as read
-    findings: list[Finding] = field(default_factory=list)  # what remains after any fixes
-    fixed: list[Finding] = field(default_factory=list)  # what --fix applied
-    fixed_source: bytes | None = None  # set when fixes changed the text
-    parse_failures: list[ParseFailure] = field(default_factory=list)
-    crashes: list[RuleCrash] = field(default_factory=list)  # internal errors: exit 2, one line each
-    dialect: Dialect = Dialect.SH
-    host: str | None = None  # the kind of a file that holds scripts ("dockerfile"); None for a script
-    notes: list[Note] = field(default_factory=list)  # misreads of tree-sitter-bash the parse guards handled
-    outside_read: frozenset[Outside] = frozenset()  # what the lint read from outside the file (cache.py)
-
-    @property
-    def final_source(self) -> bytes:
-        return self.fixed_source if self.fixed_source is not None else self.source
-
-    @cached_property
-    def index(self) -> LineIndex:
-        """Positions of findings refer to the final text."""
-        return LineIndex(self.final_source)
 
 
 def host_kind(settings: Settings, path: Path | None, language_id: str | None = None) -> hosts.HostKind | None:
@@ -183,6 +157,8 @@ def _shown(finding: Finding, region: Region) -> Finding:
 
 def _rewritten_lines(text: bytes, edits: list[Edit]) -> str:
     """The lines of text the edits change, as they read after them (one line, `; ` between)."""
+    import difflib  # only for an inner script's finding that cannot be fixed in place
+
     before = text.decode("utf-8", "replace").splitlines()
     after = apply_edits(text, sorted(edits)).decode("utf-8", "replace").splitlines()
     changed = []

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipelint.engine import registry
-from pipelint.rule import Rule
+
+if TYPE_CHECKING:
+    from pipelint.rule import Rule
 
 # Every rule document has these sections, in this order.
 HEADINGS = ("What it does", "Why is this slow", "Example", "Use instead", "Fix safety", "References")

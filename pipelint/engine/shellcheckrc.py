@@ -23,8 +23,6 @@ import functools
 import os
 from pathlib import Path
 
-from pipelint.engine.suppression import token_codes
-from pipelint.shell.directives import SHELLCHECK, shellcheckrc_disabled
 
 NAMES = (".shellcheckrc", "shellcheckrc")
 # Larger than any rc file (they hold a few lines): what is past this is not read.
@@ -42,12 +40,17 @@ def disabled_rules(folder: str) -> tuple[str, ...]:
             text = handle.read(MAX_SIZE)
     except OSError:
         return ()  # ShellCheck says so and goes on with an empty file; pipelint's run is no place for its errors
+    from pipelint.shell.directives import shellcheckrc_disabled
+
     codes = {code for element in shellcheckrc_disabled(text) for code in _rule_codes(element)}
     return tuple(sorted(codes))
 
 
 def _rule_codes(element: str) -> list[str]:
     """`all` in an rc file reaches the rules that answer to some ShellCheck code, not every rule."""
+    from pipelint.engine.suppression import token_codes  # only where an rc file exists: it imports the rules
+    from pipelint.shell.directives import SHELLCHECK
+
     return token_codes("SC0-SC1000000" if element.lower() == "all" else element, SHELLCHECK)
 
 

@@ -398,7 +398,7 @@ def lint_moved(base: Base, source: bytes, tree: Tree, settings: Settings, path: 
     if linter.host_kind(settings, path) is not None:
         raise Skipped("not a script")
     old = base.source
-    if UNUSED_DIRECTIVES in {rule.code for rule in settings.enabled_rules(path)} and any(
+    if UNUSED_DIRECTIVES in settings.enabled_codes(path) and any(
         directive in text for text in (old, source) for directive in _DIRECTIVES
     ):
         raise Skipped("PL900 runs: whether a directive disables something depends on every statement it covers")

@@ -10,9 +10,12 @@ import importlib
 from collections.abc import Callable
 from typing import TextIO
 
-from pipelint.output.common import RenderOptions
+from typing import TYPE_CHECKING
 
-Renderer = Callable[[list, RenderOptions, TextIO], None]
+if TYPE_CHECKING:
+    from pipelint.output.common import RenderOptions
+
+Renderer = Callable[[list, "RenderOptions", TextIO], None]
 
 
 def _lazy(module: str) -> Renderer:
@@ -37,3 +40,13 @@ FORMATS: dict[str, Renderer] = {
 HUMAN_FORMATS = frozenset({"full", "concise"})
 
 __all__ = ["FORMATS", "HUMAN_FORMATS", "RenderOptions"]
+
+
+def __getattr__(name: str):
+    """RenderOptions from `output.common`, imported when asked for: the command line reads the format names
+    before it knows whether it renders anything (`pipelint --version`)."""
+    if name == "RenderOptions":
+        from pipelint.output.common import RenderOptions
+
+        return RenderOptions
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

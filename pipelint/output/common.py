@@ -7,17 +7,15 @@ here, once, so the formats cannot drift apart.
 
 from __future__ import annotations
 
-import base64
 import functools
 import re
-import tomllib
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
 
 from pipelint import __version__
 from pipelint.finding import Applicability, Finding, Note, NoteCause, ParseFailure
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 from pipelint.shell.positions import Encoding, LineIndex
 
 # The installed package's folder: in a checkout (or an editable install) it
@@ -65,6 +63,8 @@ def project_urls() -> dict[str, str]:
     """
     source = _PACKAGE_PARENT / "pyproject.toml"
     if source.is_file():
+        import tomllib  # only when an address is printed
+
         with source.open("rb") as stream:
             project = tomllib.load(stream).get("project", {})
         if project.get("name") == "pipelint":
@@ -217,6 +217,8 @@ def exact_bytes(value: str) -> str | None:
     """The exact bytes behind value as base64, when lossy(value) lost some; else None."""
     if not _LONE_SURROGATE.search(value):
         return None
+    import base64  # only for a name that is not valid UTF-8
+
     return base64.b64encode(value.encode("utf-8", "surrogateescape")).decode("ascii")
 
 

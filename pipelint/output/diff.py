@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 
 # Bytes a diff header cannot hold as they are: controls, DEL, `"`, `\`, and bytes that are not UTF-8.
 _NEEDS_QUOTES = re.compile(rb'[\x00-\x1f\x7f"\\]')

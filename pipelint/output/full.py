@@ -8,7 +8,7 @@ from rich.console import Console
 from rich.text import Text
 
 from pipelint.finding import Finding
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 from pipelint.output.common import (
     PARSE_FAILURE_KIND,
     parse_failure_text,

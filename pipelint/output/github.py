@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from pipelint.finding import Finding, Severity
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 from pipelint.output.common import (
     RenderOptions,
     note_groups,

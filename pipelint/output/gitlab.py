@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TextIO
 
 from pipelint.finding import Severity
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 from pipelint.output.common import parse_failure_text, RenderOptions, lossy, span
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}

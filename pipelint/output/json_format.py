@@ -23,7 +23,7 @@ from typing import TextIO
 
 from pipelint.finding import ParseFailure
 from pipelint.finding import Edit, Finding
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 from pipelint.output.common import (
     NOTE_KIND,
     PARSE_FAILURE_KIND,

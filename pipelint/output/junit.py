@@ -17,7 +17,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import TextIO
 
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 from pipelint.output.common import PARSE_FAILURE_KIND, parse_failure_text, RenderOptions, advice_hint, escape_character, fix_hint, rule_url, span
 
 # Characters XML 1.0 forbids: C0 controls but tab/LF/CR, lone surrogates, U+FFFE/U+FFFF.

@@ -25,7 +25,7 @@ from typing import TextIO
 from pipelint import __version__
 from pipelint.engine import registry
 from pipelint.finding import Edit, Finding, Severity
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 from pipelint.output import rule_document
 from pipelint.output.common import NOTE_KIND, PARSE_FAILURE_KIND, note_groups, parse_failure_text, RenderOptions, is_fixable, lossy, project_urls, rule_url, span
 

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TextIO
 
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 from pipelint.output.common import PARSE_FAILURE_KIND, RenderOptions, is_fixable, parse_failures
 from pipelint.output.json_format import dumps
 

@@ -12,7 +12,7 @@ from collections import Counter
 
 from pipelint.finding import NoteCause
 
-from pipelint.engine.linter import FileReport
+from pipelint.engine.report import FileReport
 from pipelint.output.common import (
     RenderOptions,
     note_groups,

@@ -10,7 +10,8 @@ the shell applies to it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import operator
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -114,33 +115,67 @@ def redirect_operator_end(redirect: Node) -> int:
 # What to capture to find pipelines (`roots` takes the captures): every
 # `pipeline`, every redirected statement holding one (`(a | b) 2>e | c`,
 # `cat <<EOF | x`), and the stages tree-sitter files under a here-document operator.
-QUERY = """
-(pipeline) @pipeline
-(redirected_statement body: (pipeline)) @pipeline
-(redirected_statement (heredoc_redirect (pipeline))) @pipeline
-(heredoc_redirect (pipeline) @pipeline_continuation)
-"""
+# What `Pieces` reads: pipelines and redirected statements, captured as plain nodes (their children
+# are read in Python: candidates.py says why), and the stages tree-sitter files under a
+# here-document operator (`cat <<EOF | grep x`), which only the pipelines' roots need.
+PIECES = "(pipeline) @pipeline\n(redirected_statement) @redirected"
+CONTINUATIONS = "(heredoc_redirect (pipeline) @pipeline_continuation)"
+QUERY = PIECES + "\n" + CONTINUATIONS
 
 
-def roots(captured: Iterable[Node], continuations: Iterable[Node]) -> list[Node]:
-    """The outermost node of each logical pipeline among the captures of QUERY, in document order.
+def roots(captured: dict[str, list[Node]]) -> list[Node]:
+    """The outermost node of each logical pipeline, from the captures of QUERY (`Pieces.roots`)."""
+    pieces = Pieces(captured.get("pipeline", []), captured.get("redirected", []))
+    return pieces.roots(captured.get("pipeline_continuation", []))
 
-    A captured node is a piece of another's pipeline when it is a stage of a
-    captured `pipeline`, the body of a captured redirected statement, or a
-    here-document's continuation. Decided top-down from the captures: asking
-    a node for its parent costs tree-sitter the node's depth, which made
-    pipelines nested in `$(…)` quadratic (issue 14).
+
+class Pieces:
+    """A script's pipelines and redirected statements (captured by `candidates`), read once for what
+    several questions need: the commands that are a stage or a redirected body (`wrapped`, which
+    `syntax.arguments` would otherwise ask `Node.parent` about), and the outermost node of each
+    logical pipeline (`roots`).
+
+    Decided top-down from the captures: asking a node for its parent costs
+    tree-sitter the node's depth, which made pipelines nested in `$(…)`
+    quadratic (issue 14).
     """
-    nodes = {node.id: node for node in captured}
-    inner = {node.id for node in continuations}
-    for node in nodes.values():
-        if node.type == "pipeline":
-            inner.update(child.id for child in node.named_children)
-        else:
+
+    def __init__(self, pipelines: list[Node], redirected: list[Node]) -> None:
+        self.pipelines = pipelines
+        self.wrapped: set[int] = set()  # ids of the commands that are a stage or a redirected statement's body
+        self.inner: set[int] = set()  # ids of the nodes that are a piece of an enclosing pipeline
+        self.piped: list[Node] = []  # the redirected statements whose body is a pipeline
+        for node in pipelines:
+            for child in node.named_children:
+                self.inner.add(child.id)
+                if child.type == "command":
+                    self.wrapped.add(child.id)
+        for node in redirected:
             body = node.child_by_field_name("body")
-            if body is not None:
-                inner.add(body.id)
-    return sorted((node for key, node in nodes.items() if key not in inner), key=lambda node: node.start_byte)
+            if body is None:
+                continue
+            kind = body.type
+            if kind == "command":
+                self.wrapped.add(body.id)
+            elif kind == "pipeline":
+                self.piped.append(node)
+                self.inner.add(body.id)
+
+    def roots(self, continuations: list[Node]) -> list[Node]:
+        """The outermost node of each logical pipeline, in document order: a pipeline, or a redirected
+        statement around one (`a | b > f`) or around a here-document that stages follow."""
+        nodes = {node.id: node for node in self.pipelines}
+        nodes.update((node.id, node) for node in self.piped)
+        inner = self.inner | {node.id for node in continuations}
+        for continuation in continuations:  # few: a `<<EOF |` in a script, so the parents are cheap
+            redirect = continuation.parent
+            statement = None if redirect is None else redirect.parent
+            if statement is not None and statement.type == "redirected_statement":
+                nodes.setdefault(statement.id, statement)
+        return sorted((node for key, node in nodes.items() if key not in inner), key=_START)
+
+
+_START = operator.attrgetter("start_byte")
 
 
 def _heredoc_continuation(redirect: Node) -> Node | None:

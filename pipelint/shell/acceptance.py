@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import functools
 import os
-import shutil
-import subprocess
 
 from pipelint.shell.dialect import Dialect
 
@@ -26,6 +24,8 @@ TIMEOUT = 30.0
 @functools.cache
 def judge(dialect: Dialect) -> str | None:
     """The path of the shell that judges scripts of this dialect; None: none is installed."""
+    import shutil  # here and below: asked only of a script tree-sitter-bash could not parse
+
     for name in JUDGES[dialect]:
         found = shutil.which(name)
         if found is not None:
@@ -43,6 +43,8 @@ def shell_accepts(source: bytes, dialect: Dialect) -> bool | None:
     shell = judge(dialect)
     if shell is None:
         return None
+    import subprocess
+
     environment = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
     try:
         checked = subprocess.run(

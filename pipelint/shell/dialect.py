@@ -13,12 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from pipelint.shell import syntax
-from pipelint.shell.directives import SHELL_DIRECTIVE
-from pipelint.finding import Edit, apply_edits
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
+
+    from pipelint.finding import Edit
 
 
 class Dialect(Enum):
@@ -107,6 +109,8 @@ def shebang_dialect(source: bytes) -> Dialect | None:
 def script_shell(source: bytes, path: str | None) -> str | None:
     """The shell a script says it is for (a name of SHELLS): its `shell=` directive, else its `#!` line, else
     its file name's extension; None when none of them names a shell pipelint knows."""
+    from pipelint.shell.directives import SHELL_DIRECTIVE  # not with this module: the command line reads SHELLS
+
     directive = SHELL_DIRECTIVE.search(source[:4096])
     if directive:
         named = directive.group(1).decode("ascii").lower()
@@ -176,6 +180,8 @@ def adds_bashism(source: bytes, edits: Sequence[Edit]) -> bool:
     """
     if not any(token in edit.content for edit in edits for token in BASHISM_TEXT):
         return False
+    from pipelint.finding import apply_edits
+
     after = _bashisms_in(apply_edits(source, list(edits)))
     if len(after) > len(_bashisms_in(source)):
         return True

@@ -27,7 +27,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from tree_sitter import Node
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 # Codes are separated by commas (spaces allowed around them); anything after
 # the list is the reason: `# pipelint: disable=PL001 the log is tiny`.

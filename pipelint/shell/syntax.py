@@ -7,23 +7,35 @@ import functools
 import operator
 import re
 from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
-import tree_sitter_bash
-from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+if TYPE_CHECKING:
+    from tree_sitter import Language, Node, Parser, Query, Tree
+
+# tree-sitter and its bash grammar are imported by the first parse or query, not with this module:
+# the command line reads a script's #! line, its cached findings and its rule table without them.
+
 
 @functools.cache
 def language() -> Language:
-    return Language(tree_sitter_bash.language())
+    import tree_sitter
+    import tree_sitter_bash
+
+    return tree_sitter.Language(tree_sitter_bash.language())
 
 
 @functools.cache
 def _parser() -> Parser:
+    from tree_sitter import Parser
+
     return Parser(language())
 
 
 @functools.cache
 def query(text: str) -> Query:
     """A tree-sitter query over the bash grammar, compiled once per process."""
+    from tree_sitter import Query
+
     return Query(language(), text)
 
 
@@ -129,6 +141,8 @@ def captures(
 
 
 def _captures_in_bands(query: Query, root: Node) -> dict[str, list[Node]]:
+    from tree_sitter import QueryCursor
+
     deep = nodes_at_depth(root, QUERY_DEPTH)
     cursor = QueryCursor(query)
     if deep:

