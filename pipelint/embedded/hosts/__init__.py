@@ -213,7 +213,7 @@ def reported_once(findings: list[Finding], regions: Sequence[Region]) -> list[Fi
     for same in groups.values():
         first, fix = same[0], same[0].fix
         if fix is not None and (any(f.fix != fix for f in same) or len(same) < _sharers(host_bytes, fix.edits)):
-            advice = f"{fix.title} where it suits every job that runs these lines: a YAML alias shares them"
-            first = replace(first, fix=None, help=first.help or advice)
+            advice = f"{fix.title} where it suits every job that runs these lines: a YAML alias shares them."
+            first = replace(first, fix=None, help=f"{advice} {first.help}" if first.help else advice)
         merged.append(first)
     return merged
