@@ -128,6 +128,20 @@ def pipelint_fix(script: str) -> tuple[str, str]:
     return process(source, "bench.sh", settings, fix=True).final_source.decode().splitlines()[0], kind
 
 
+def write_word_lines(path: Path, count: int, seed: int) -> None:
+    """count lines `word number number`, from a fixed seed so every run reads the same data (the sort benchmarks)."""
+    rng = random.Random(seed)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 12))) for _ in range(5000)]
+    with open(path, "w", encoding="ascii") as handle:
+        for _ in range(count):
+            handle.write(f"{rng.choice(words)} {rng.randint(0, 99999)} {rng.random():.6f}\n")
+
+
+def printed(command: str) -> bytes:
+    """What command prints on stdout under bash: two forms a benchmark compares must print the same."""
+    return subprocess.run(["bash", "-c", command], check=True, capture_output=True).stdout
+
+
 def write_data(path: Path, size_mib: int) -> None:
     """SQL-like lines with a random key, so sort, grep and the compressors have work to do."""
     rng = random.Random(25)

@@ -14,30 +14,15 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 # The same alternating A B A B runs and ratio row as `cat F | c` against `c < F`.
-from bench_redirect import compare  # noqa: E402  (same folder: run as a script)
+from bench_redirect import compare, printed, write_word_lines  # noqa: E402  (same folder: run as a script)
 
 AWK_MIN = """awk 'NR == 1 || $0 "" < m { m = $0 "" } END { if (NR) print m }'"""
-
-
-def write_lines(path: Path, count: int) -> None:
-    """count lines `word number number`, from a fixed seed so every run reads the same data."""
-    rng = random.Random(504)
-    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 12))) for _ in range(5000)]
-    with open(path, "w", encoding="ascii") as handle:
-        for _ in range(count):
-            handle.write(f"{rng.choice(words)} {rng.randint(0, 99999)} {rng.random():.6f}\n")
-
-
-def printed(command: str) -> bytes:
-    """What command prints on stdout under bash."""
-    return subprocess.run(["bash", "-c", command], check=True, capture_output=True).stdout
 
 
 def main() -> None:
@@ -50,7 +35,7 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="bench-sort-head-", dir=os.environ.get("BENCH_DIR", Path.cwd())))
     try:
         data = work / "lines.txt"
-        write_lines(data, args.lines)
+        write_word_lines(data, args.lines, seed=504)
         subprocess.run(["cat", str(data)], stdout=subprocess.DEVNULL, check=True)  # page-cache it
         sorted_form, one_pass = f"LC_ALL=C sort {data} | head -n 1", f"LC_ALL=C {AWK_MIN} {data}"
         if printed(sorted_form) != printed(one_pass):

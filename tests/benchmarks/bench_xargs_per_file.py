@@ -20,17 +20,13 @@ import tempfile
 from pathlib import Path
 
 # The same alternating A B A B runs and ratio row as `cat F | c` against `c < F`.
-from bench_redirect import compare  # noqa: E402  (same folder: run as a script)
+from bench_redirect import compare, printed  # noqa: E402  (same folder: run as a script)
 
 
 def make_files(folder: Path, count: int) -> None:
     rng = random.Random(506)
     for number in range(count):
         (folder / f"f{number:05d}-{rng.randint(0, 10**6)}.txt").write_text("x" * rng.randint(10, 200) + "\n")
-
-
-def printed(command: str) -> bytes:
-    return subprocess.run(["bash", "-c", command], check=True, capture_output=True).stdout
 
 
 def main() -> None:
