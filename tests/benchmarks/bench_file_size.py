@@ -18,7 +18,7 @@ was once quadratic). The kinds of script:
   heredocs, pipelines; a finding every few lines), like a large real script;
 - `dense`: two lines repeated, each with a finding (what tests/test_cli.py
   used to lint at 10 MB), the worst case for findings and fixes;
-- `scripts`: real scripts one after another (those under /work/corpus/x,
+- `scripts`: real scripts one after another (those under corpus/x,
   made by tests/benchmarks/fetch_debian_corpus.sh,
   /usr/share, /usr/lib and /etc that tree-sitter parses without an ERROR),
   a large script as people write them. The fixtures joined are not one:
@@ -48,6 +48,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from corpus_home import DEBIAN_CORPUS  # same folder: run as a script
+
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = REPO / "fixtures"
 
@@ -71,7 +73,7 @@ candidates.find(candidates.plan([rule() for rule in registry.RULES]), parsed.roo
 DENSE = b'cat "data.txt" | grep -v foo | sort > out.txt\nif [ -f x ]; then echo "hi" | tr a b; fi\n'
 
 
-SCRIPT_SOURCES = [Path("/work/corpus/x"), Path("/usr/share"), Path("/usr/lib"), Path("/etc")]
+SCRIPT_SOURCES = [DEBIAN_CORPUS, Path("/usr/share"), Path("/usr/lib"), Path("/etc")]
 
 
 def real_scripts() -> list[bytes]:

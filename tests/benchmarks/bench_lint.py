@@ -27,7 +27,7 @@ run mean anything.
 
 Corpora (copied into a scratch folder, so discovery finds them as a tree):
   repo     the shell scripts under this repository's tests/ and fixtures/
-  x        /work/corpus/x: its shell scripts and bash-completion files
+  x        corpus/x (or $PIPELINT_CORPUS): its shell scripts and bash-completion files
            (tests/benchmarks/fetch_debian_corpus.sh unpacks it from 28 Debian packages)
   system   the shell scripts under /usr/share, /usr/lib and /etc
 
@@ -52,6 +52,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from corpus_home import DEBIAN_CORPUS  # noqa: E402  (same folder: run as a script)
 from pipelint.cli.discovery import walk_scripts  # noqa: E402
 
 MAX_SIZE = 8 * 1024 * 1024  # pipelint's default limit: larger files are refused, not linted
@@ -82,7 +83,7 @@ for path in walk_scripts(Path(sys.argv[1]), lambda path: False):
 
 SOURCES = {
     "repo": [REPO / "tests", REPO / "fixtures"],
-    "x": [Path("/work/corpus/x")],
+    "x": [DEBIAN_CORPUS],
     "system": [Path("/usr/share"), Path("/usr/lib"), Path("/etc")],
 }
 

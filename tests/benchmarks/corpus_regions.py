@@ -15,7 +15,7 @@ accepted before is still accepted after. It reports:
 
 --any-name takes every text file (bash-completion's files have no shebang).
 
-    python tests/benchmarks/corpus_regions.py /work/corpus/x /usr/share /usr/lib /etc
+    python tests/benchmarks/corpus_regions.py corpus/x /usr/share /usr/lib /etc
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ wrote for pipelint (extracted Debian packages) and read what each rule
 reports. A rule that fires often there is either finding a real cost or
 crying wolf; the table says where to look.
 
-    python tests/benchmarks/corpus_stats.py /work/corpus/x/devscripts /work/corpus/x/mariadb-client
-    python tests/benchmarks/corpus_stats.py --all-text /work/corpus/x/bash-completion
+    python tests/benchmarks/corpus_stats.py corpus/x/devscripts corpus/x/mariadb-client
+    python tests/benchmarks/corpus_stats.py --all-text corpus/x/bash-completion
     python tests/benchmarks/corpus_stats.py --select ALL --show PL102,PL103 DIR
 
 Files are picked as `pipelint check` picks them (extension or shell

@@ -18,7 +18,7 @@ counts:
 Then times the guards on a generated 10,000-line script full of tests and
 redirects (the #316 shape), against tree-sitter's parse of the same bytes.
 
-    python tests/benchmarks/count_swallowed.py /work/corpus/x /usr/share /usr/lib /etc
+    python tests/benchmarks/count_swallowed.py corpus/x /usr/share /usr/lib /etc
 """
 
 from __future__ import annotations

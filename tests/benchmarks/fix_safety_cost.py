@@ -2,7 +2,7 @@
 """What issue 13's contract ("safe means safe") cost: fixes per rule on Debian's scripts, before and after.
 
 Lints the shell scripts that `bash-completion`, `devscripts` and
-`initramfs-tools` install (extracted under /work/corpus/x) with every rule,
+`initramfs-tools` install (extracted under corpus/x by fetch_debian_corpus.sh) with every rule,
 once with an older pipelint source tree and once with this one, and prints
 per rule: findings, safe fixes, unsafe fixes and findings without a fix, then
 what became of each safe fix of the older tree (still safe, now unsafe, no
@@ -33,8 +33,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from corpus_home import DEBIAN_CORPUS  # same folder: run as a script
+
 HERE = Path(__file__).resolve().parents[2]
-CORPUS = Path("/work/corpus/x")
 # (package folder, folder inside it, lint every text file): bash-completion's completions
 # and initramfs-tools' hook functions are sourced shell without a shebang.
 FOLDERS = (
@@ -141,7 +142,7 @@ def table(old: dict, new: dict) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, help="an older pipelint source tree (git archive of a commit)")
-    parser.add_argument("--corpus", type=Path, default=CORPUS, help="extracted Debian packages (default /work/corpus/x)")
+    parser.add_argument("--corpus", type=Path, default=DEBIAN_CORPUS, help="extracted Debian packages (default corpus/x)")
     parser.add_argument("--everything", action="store_true", help="every file `pipelint check CORPUS` picks")
     parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)  # internal: lint with the tree on PYTHONPATH
     args = parser.parse_args()
