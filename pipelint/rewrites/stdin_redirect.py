@@ -374,13 +374,17 @@ def _missing_input_observed(pipeline: Pipeline, context: Context) -> str | None:
             return "with the file missing, the next stage would get nothing instead of the consumer's output on empty input"
         if any(a.type in ("command_substitution", "process_substitution") for a in _ancestors(pipeline.root)):
             return "with the file missing, `$(…)` would capture nothing instead of the consumer's output on empty input"
+        # `> out` is opened before `< FILE` either way: only what the skipped consumer would have written is lost.
+        written = _file_read_later(pipeline, context)
+        if written is not None:
+            return (
+                f"with the file missing, the consumer's output on empty input is not written"
+                f" to {written}, and the script uses it afterwards"
+            )
     if any(_redirects_stderr(r) for r in pipeline.stages[1].all_redirects):
         return "given a directory, the consumer's own error message goes where its stderr is redirected"
     if consumer is not None and has(consumer.program, Trait.ARCHIVER):
         return "given a directory, the archiver reports it in its own words, and more of them than `cat` did"
-    written = _file_read_later(pipeline, context)
-    if written is not None:
-        return f"with the file missing, {written} is not written, and the script uses it afterwards"
     if len(pipeline.stages) > 2:
         observed = stage_status_observed(pipeline.root, context.facts)
     else:
@@ -445,7 +449,10 @@ def _file_read_later(pipeline: Pipeline, context: Context) -> str | None:
         if destination is None or operator not in (">", ">>", ">|", "&>", "&>>"):
             continue
         name = syntax.text(destination)
-        if name not in (b"/dev/null",) and context.source.find(name, pipeline.root.end_byte) != -1:  # no copy of the rest
+        # After the redirect too: tree-sitter-bash hangs `a && cat f | b > out` 's redirect on the whole list,
+        # past the pipeline's end, and the name would find itself.
+        after = max(pipeline.root.end_byte, redirect.end_byte)
+        if name not in (b"/dev/null",) and context.source.find(name, after) != -1:  # no copy of the rest
             return name.decode("utf-8", "replace")
     return None
 
