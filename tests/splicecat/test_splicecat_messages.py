@@ -131,7 +131,9 @@ def test_i_ignores_sigint_like_tee(sc, tmp_path, option):
 
 
 def test_without_i_sigint_ends_it(sc):
-    p = subprocess.Popen([sc.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=sc.env)
+    # SIGINT's default action, as in a terminal: a suite run in the background of a script inherits it ignored.
+    p = subprocess.Popen([sc.path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=sc.env,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     p.stdin.write(b"x\n")
     p.stdin.flush()
     assert p.stdout.readline() == b"x\n"

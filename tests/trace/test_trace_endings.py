@@ -6,6 +6,7 @@ pipeline is done, then blocks opening another; nothing sleeps.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -13,6 +14,7 @@ import signal
 import subprocess
 import sys
 import termios
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -59,16 +61,50 @@ def test_a_signal_sent_to_pipelint_reaches_the_script_and_the_report_stays(tmp_p
     data_file(tmp_path / "data.txt", 50_000)
     write_script(tmp_path, "wait.sh", STOPS_THEN_WAITS)
     fifos(tmp_path)
-    command = [sys.executable, "-m", "pipelint", "trace", "--output-format", "json", "-o", "trace.json", "--", shell, "wait.sh"]
-    child = subprocess.Popen(command, cwd=tmp_path, env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    wait_until_ready(tmp_path)
-    child.send_signal(number)
-    stdout, stderr = child.communicate(timeout=120)
+    # The signal's default action, as in a terminal's session: under `nohup` (or a CI runner that ignores
+    # SIGHUP) the script would inherit the ignored disposition and rightly live on.
+    with started_traced(shell, tmp_path, disposition=(number, signal.SIG_DFL)) as child:
+        wait_until_ready(tmp_path)
+        child.send_signal(number)
+        stdout, stderr = child.communicate(timeout=120)
     assert child.returncode == -number  # pipelint ends as the script did: killed by the signal
     assert stdout.split() == [b"1315"] and stderr == b""
     report = report_of(tmp_path)
     assert (report["exit_status"], report["signal"]) == (128 + number, number)
     assert [p["text"] for p in report["pipelines"]] == ["cat data.txt | wc -l"]
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_a_signal_the_script_ignores_is_ignored_as_without_pipelint(tmp_path: Path, shell: str):
+    """Under `nohup`, SIGHUP is ignored: pipelint passes it on, and the script, ignoring it too, runs to its end."""
+    data_file(tmp_path / "data.txt", 50_000)
+    write_script(tmp_path, "wait.sh", STOPS_THEN_WAITS)
+    fifos(tmp_path)
+    with started_traced(shell, tmp_path, disposition=(signal.SIGHUP, signal.SIG_IGN)) as child:
+        wait_until_ready(tmp_path)
+        child.send_signal(signal.SIGHUP)
+        (tmp_path / "go").write_text("go\n", encoding="utf-8")  # blocks until the script opens it to read
+        stdout, stderr = child.communicate(timeout=120)
+    assert (child.returncode, stdout.split(), stderr) == (0, [b"1315", b"never"], b"")
+    assert report_of(tmp_path)["exit_status"] == 0
+
+
+@contextlib.contextmanager
+def started_traced(shell: str, folder: Path, disposition: tuple[int, signal.Handlers]) -> Iterator[subprocess.Popen]:
+    """`pipelint trace -- SHELL wait.sh` with one signal's disposition set, in a session of its own, which ends
+    with the test: one that fails leaves no script blocked on its FIFO."""
+    number, action = disposition
+    command = [sys.executable, "-m", "pipelint", "trace", "--output-format", "json", "-o", "trace.json", "--", shell, "wait.sh"]
+    child = subprocess.Popen(
+        command, cwd=folder, env=cli_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        start_new_session=True, preexec_fn=lambda: signal.signal(number, action),
+    )  # fmt: skip
+    try:
+        yield child
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
 
 
 @pytest.mark.parametrize("shell", SHELLS)
@@ -88,6 +124,9 @@ def run_on_a_terminal(command: list[str], cwd: Path) -> tuple[subprocess.Popen, 
 
     def take_terminal() -> None:
         fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        # A terminal's session starts with Ctrl-C's default action. A job started in the background of a
+        # script (a CI runner's) inherits SIGINT ignored, which a shell can then neither trap nor reset.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
 
     child = subprocess.Popen(
         command, cwd=cwd, env=cli_env(), stdin=secondary, stdout=secondary, stderr=secondary,

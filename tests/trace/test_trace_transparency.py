@@ -63,7 +63,10 @@ def test_the_exit_status_is_the_script_s(tmp_path: Path, shell: str, ending: str
     write_script(tmp_path, "end.sh", f"echo start\nyes | head -n 3\n{ending}\n")
     traced, plain = same_run([shell, "end.sh"], tmp_path)
     assert traced.report["exit_status"] == plain.returncode
-    assert traced.report["signal"] == ({"kill -TERM $$": 15, "kill -KILL $$": 9, "kill -INT $$": 2}.get(ending))
+    killed_by = {"kill -TERM $$": 15, "kill -KILL $$": 9, "kill -INT $$": 2}.get(ending)
+    if killed_by is not None and plain.returncode != 128 + killed_by:
+        killed_by = None  # a signal ignored where the suite runs (SIGINT, in a background job) is ignored by both
+    assert traced.report["signal"] == killed_by
 
 
 @pytest.mark.parametrize("shell", SHELLS)
