@@ -78,7 +78,7 @@ def _shown(text: bytes) -> str:
 
 
 def _reasons(unused: UnusedCodes) -> str:
-    """`unused: PL001; unknown: PL999`, reasons in REASONS order."""
+    """`unused: PL001; unknown: PL0001` (a code no rule has), reasons in REASONS order."""
     parts = []
     for reason in REASONS:
         named = [f"`{token.text}`" for token, why in unused.idle if why == reason]
