@@ -101,10 +101,6 @@ class Script:
     units: list[Unit]
     index: LineIndex
 
-    def commands_on(self, line: int) -> list[StaticCommand]:
-        """The commands whose text covers the line (a command spanning lines covers each)."""
-        return [found for found in self.commands if found.line <= line <= found.end_line]
-
     # What may run next after each command (`flow`): the order the shell runs them in, roughly.
     successors: dict[StaticCommand, list[StaticCommand]] = field(default_factory=dict)
     entry: StaticCommand | None = None  # the first command of the script's own body
