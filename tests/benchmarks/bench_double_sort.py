@@ -16,11 +16,9 @@ import argparse
 import os
 import shutil
 import subprocess
-import tempfile
-from pathlib import Path
 
 # The same alternating A B A B runs and ratio row as `cat F | c` against `c < F`.
-from bench_redirect import compare, printed, write_word_lines  # noqa: E402  (same folder: run as a script)
+from bench_redirect import compare, require_same_output, scratch_folder, write_word_lines  # noqa: E402  (same folder: run as a script)
 
 
 def main() -> None:
@@ -30,8 +28,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.lines < 1 or args.rounds < 1:
         parser.error("--lines and --rounds must be at least 1")
-    work = Path(tempfile.mkdtemp(prefix="bench-double-sort-", dir=os.environ.get("BENCH_DIR", Path.cwd())))
-    try:
+    with scratch_folder("double-sort") as work:
         data = work / "lines.txt"
         write_word_lines(data, args.lines, seed=505)
         subprocess.run(["cat", str(data)], stdout=subprocess.DEVNULL, check=True)  # page-cache it
@@ -40,8 +37,7 @@ def main() -> None:
             ("`sort F \\| sort -n -k2` vs `sort -n -k2 F`", f"sort {data} | sort -n -k2", f"sort -n -k2 {data}"),
         ]
         for _, twice, once in pairs:
-            if printed(twice) != printed(once):
-                raise SystemExit(f"bench_double_sort: `{twice}` and `{once}` print different lines")
+            require_same_output("bench_double_sort", twice, once)
         size_mib = data.stat().st_size / (1 << 20)
         print(f"{args.lines} lines ({size_mib:.1f} MiB, page-cached), {args.rounds} alternating rounds, medians (wall / CPU)")
         load = os.getloadavg()[0]  # other jobs on the CPUs stretch both forms' wall time, not their ratio alone
@@ -51,8 +47,6 @@ def main() -> None:
         print("|---|---|---|---|---|")
         for name, twice, once in pairs:
             print(compare(name, f"{twice} > /dev/null", f"{once} > /dev/null", args.rounds))
-    finally:
-        shutil.rmtree(work)
 
 
 if __name__ == "__main__":

@@ -17,13 +17,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
-import tempfile
-from pathlib import Path
 
-from bench_redirect import timed  # noqa: E402  (same folder: run as a script)
+from bench_redirect import scratch_folder, timed  # noqa: E402  (same folder: run as a script)
 
 
 def main() -> None:
@@ -32,8 +29,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--restore", default="sha256sum", help="the restore stand-in, reading stdin")
     args = parser.parse_args()
-    work = Path(tempfile.mkdtemp(prefix="bench-dump-", dir=os.environ.get("BENCH_DIR", Path.cwd())))
-    try:
+    with scratch_folder("dump") as work:
         source = work / "dump.sql.gz"
         line = b"INSERT INTO t VALUES (%d, 'abcdefghijklmnopqrstuvwxyz', 3.14159, '2026-11-24 00:00:00');\n"
         with subprocess.Popen(["gzip", "-1"], stdin=subprocess.PIPE, stdout=open(source, "wb")) as gzip:
@@ -59,8 +55,6 @@ def main() -> None:
         print(f"| `dump > F && restore < F` | {wall['two']:.2f} s | {cpu['two']:.2f} s |")
         print(f"| `dump \\| restore` | {wall['stream']:.2f} s | {cpu['stream']:.2f} s |")
         print(f"\nwall ratio (two steps / streamed): {wall['two'] / wall['stream']:.2f}×")
-    finally:
-        shutil.rmtree(work)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ article's loop. They are compiled here with cc.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import resource
@@ -34,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 READER_C = r"""
@@ -128,10 +130,25 @@ def pipelint_fix(script: str) -> tuple[str, str]:
     return process(source, "bench.sh", settings, fix=True).final_source.decode().splitlines()[0], kind
 
 
+@contextlib.contextmanager
+def scratch_folder(name: str) -> Iterator[Path]:
+    """A folder for a benchmark's data, removed when it ends: under $BENCH_DIR, else the working folder."""
+    work = Path(tempfile.mkdtemp(prefix=f"bench-{name}-", dir=os.environ.get("BENCH_DIR", Path.cwd())))
+    try:
+        yield work
+    finally:
+        shutil.rmtree(work)
+
+
+def _words(rng: random.Random) -> list[str]:
+    """5,000 lowercase words of 3 to 12 letters: keys that give sort, grep and the compressors work."""
+    return ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 12))) for _ in range(5000)]
+
+
 def write_word_lines(path: Path, count: int, seed: int) -> None:
     """count lines `word number number`, from a fixed seed so every run reads the same data (the sort benchmarks)."""
     rng = random.Random(seed)
-    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 12))) for _ in range(5000)]
+    words = _words(rng)
     with open(path, "w", encoding="ascii") as handle:
         for _ in range(count):
             handle.write(f"{rng.choice(words)} {rng.randint(0, 99999)} {rng.random():.6f}\n")
@@ -142,10 +159,16 @@ def printed(command: str) -> bytes:
     return subprocess.run(["bash", "-c", command], check=True, capture_output=True).stdout
 
 
+def require_same_output(benchmark: str, first: str, second: str) -> None:
+    """Two forms a benchmark times against each other print the same bytes, or it stops before timing them."""
+    if printed(first) != printed(second):
+        raise SystemExit(f"{benchmark}: `{first}` and `{second}` print different bytes")
+
+
 def write_data(path: Path, size_mib: int) -> None:
     """SQL-like lines with a random key, so sort, grep and the compressors have work to do."""
     rng = random.Random(25)
-    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 12))) for _ in range(5000)]
+    words = _words(rng)
     with open(path, "w", encoding="ascii") as handle:
         written = 0
         while written < size_mib << 20:
@@ -160,8 +183,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated consumer names (default: all)")
     args = parser.parse_args()
     chosen = [c for c in CONSUMERS if not args.only or c[0] in args.only.split(",")]
-    work = Path(tempfile.mkdtemp(prefix="bench-redirect-", dir=os.environ.get("BENCH_DIR", Path.cwd())))
-    try:
+    with scratch_folder("redirect") as work:
         data = work / "dump.sql"
         write_data(data, args.size_mib)
         (work / "x").mkdir()
@@ -204,8 +226,6 @@ def main() -> None:
                     raise SystemExit(f"bench_redirect: `{script}` and its safe fix `{fixed}` leave different output")
             row = compare(f"{name} | {kind}: `{fixed}`", runnable(script), runnable(fixed), args.rounds, quiet=True)
             print(row, flush=True)
-    finally:
-        shutil.rmtree(work)
 
 
 if __name__ == "__main__":

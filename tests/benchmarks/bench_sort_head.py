@@ -16,11 +16,9 @@ import argparse
 import os
 import shutil
 import subprocess
-import tempfile
-from pathlib import Path
 
 # The same alternating A B A B runs and ratio row as `cat F | c` against `c < F`.
-from bench_redirect import compare, printed, write_word_lines  # noqa: E402  (same folder: run as a script)
+from bench_redirect import compare, require_same_output, scratch_folder, write_word_lines  # noqa: E402  (same folder: run as a script)
 
 AWK_MIN = """awk 'NR == 1 || $0 "" < m { m = $0 "" } END { if (NR) print m }'"""
 
@@ -32,14 +30,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.lines < 1 or args.rounds < 1:
         parser.error("--lines and --rounds must be at least 1")
-    work = Path(tempfile.mkdtemp(prefix="bench-sort-head-", dir=os.environ.get("BENCH_DIR", Path.cwd())))
-    try:
+    with scratch_folder("sort-head") as work:
         data = work / "lines.txt"
         write_word_lines(data, args.lines, seed=504)
         subprocess.run(["cat", str(data)], stdout=subprocess.DEVNULL, check=True)  # page-cache it
         sorted_form, one_pass = f"LC_ALL=C sort {data} | head -n 1", f"LC_ALL=C {AWK_MIN} {data}"
-        if printed(sorted_form) != printed(one_pass):
-            raise SystemExit(f"bench_sort_head: `{sorted_form}` and `{one_pass}` print different lines")
+        require_same_output("bench_sort_head", sorted_form, one_pass)
         size_mib = data.stat().st_size / (1 << 20)
         print(f"{args.lines} lines ({size_mib:.1f} MiB, page-cached), {args.rounds} alternating rounds, medians (wall / CPU)")
         load = os.getloadavg()[0]  # other jobs on the CPUs stretch both forms' wall time, not their ratio alone
@@ -47,8 +43,6 @@ def main() -> None:
         print("| form | `sort F \\| head -n 1` | one awk pass | wall ratio | CPU ratio |")
         print("|---|---|---|---|---|")
         print(compare("smallest line", f"{sorted_form} > /dev/null", f"{one_pass} > /dev/null", args.rounds))
-    finally:
-        shutil.rmtree(work)
 
 
 if __name__ == "__main__":

@@ -25,11 +25,10 @@ import os
 import shutil
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_redirect import timed  # noqa: E402
+from bench_redirect import scratch_folder, timed  # noqa: E402
 
 def commands(script: Path, tracer: str, pipelint: str) -> dict[str, str]:
     forms = {
@@ -74,8 +73,7 @@ def main() -> None:
     pipelint = shutil.which("pipelint")
     if tracer is None or pipelint is None:
         sys.exit("pipelint and pipelint-tracer must be on PATH (pip install . in a virtualenv, then activate it)")
-    work = Path(tempfile.mkdtemp(prefix="bench-trace-", dir=os.environ.get("BENCH_DIR", Path.cwd())))
-    try:
+    with scratch_folder("trace") as work:
         data = work / "data"
         with open(data, "wb") as handle:
             block = os.urandom(1 << 20)  # gzip works for its living: incompressible data
@@ -94,8 +92,6 @@ def main() -> None:
         for row in measure(f"{args.processes:,} `/bin/true`", commands(processes, tracer, pipelint), args.rounds):
             print(row)
         print(f"\nload average after: {load()}")
-    finally:
-        shutil.rmtree(work)
 
 
 if __name__ == "__main__":

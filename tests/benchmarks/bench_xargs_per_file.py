@@ -16,11 +16,10 @@ import os
 import random
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 # The same alternating A B A B runs and ratio row as `cat F | c` against `c < F`.
-from bench_redirect import compare, printed  # noqa: E402  (same folder: run as a script)
+from bench_redirect import compare, require_same_output, scratch_folder  # noqa: E402  (same folder: run as a script)
 
 
 def make_files(folder: Path, count: int) -> None:
@@ -36,8 +35,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.files < 1 or args.rounds < 1:
         parser.error("--files and --rounds must be at least 1")
-    work = Path(tempfile.mkdtemp(prefix="bench-xargs-", dir=os.environ.get("BENCH_DIR", Path.cwd())))
-    try:
+    with scratch_folder("xargs") as work:
         folder = work / "files"
         folder.mkdir()
         make_files(folder, args.files)
@@ -53,8 +51,7 @@ def main() -> None:
             ("`ls \\| xargs -I{} cat {}` vs `ls \\| xargs -d '\\n' cat`", f"{listing} | xargs -I{{}} cat {{}}", f"{listing} | xargs -d '\\n' cat"),
         ]
         for _, each, once in pairs:
-            if printed(each) != printed(once):
-                raise SystemExit(f"bench_xargs_per_file: `{each}` and `{once}` print different bytes")
+            require_same_output("bench_xargs_per_file", each, once)
         load = os.getloadavg()[0]  # other jobs on the CPUs stretch both forms' wall time, not their ratio alone
         print(f"{args.files} files, {args.rounds} alternating rounds, medians (wall / CPU)")
         print(f"{os.cpu_count()} CPUs (load {load:.1f}), {shutil.which('xargs')}\n")
@@ -62,8 +59,6 @@ def main() -> None:
         print("|---|---|---|---|---|")
         for name, each, once in pairs:
             print(compare(name, f"{each} > /dev/null", f"{once} > /dev/null", args.rounds))
-    finally:
-        shutil.rmtree(work)
 
 
 if __name__ == "__main__":
